@@ -1,0 +1,167 @@
+#pragma once
+/// \file csr.hpp
+/// Compressed sparse row storage held as Kokkos Views. Data only: the kernels live in
+/// impl/, the entry point in spmv.hpp.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace kspmv {
+
+/// A sparse matrix A (num_rows x num_cols) in CSR form:
+///   for row i, the stored entries are A(i, col_indices[k]) = values[k]
+///   for k in [row_offsets[i], row_offsets[i+1]).
+/// row_offsets has num_rows + 1 entries, row_offsets[0] == 0 and row_offsets[num_rows] == nnz.
+/// Column indices within a row need not be sorted; duplicates are summed by spmv.
+///
+/// \tparam Scalar  value type (float, double)
+/// \tparam Ordinal row/column index type (int, int64_t)
+/// \tparam Offset  row offset type; must hold nnz
+/// \tparam Device  Kokkos device (execution space + memory space) the Views live in
+template <class Scalar, class Ordinal = int, class Offset = Ordinal,
+          class Device = Kokkos::DefaultExecutionSpace::device_type>
+class CsrMatrix {
+  static_assert(std::is_floating_point<Scalar>::value, "kspmv::CsrMatrix: Scalar must be float or double");
+  static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
+                "kspmv::CsrMatrix: Ordinal must be a signed integer type");
+  static_assert(std::is_integral<Offset>::value, "kspmv::CsrMatrix: Offset must be an integer type");
+
+ public:
+  using value_type = Scalar;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+  // Offsets are const so that a KokkosSparse::CrsMatrix (whose row map is const) can be
+  // wrapped without a copy.
+  using row_offsets_type = Kokkos::View<const Offset*, Device>;
+  using col_indices_type = Kokkos::View<Ordinal*, Device>;
+  using values_type = Kokkos::View<Scalar*, Device>;
+
+  row_offsets_type row_offsets;
+  col_indices_type col_indices;
+  values_type values;
+
+  /// An empty 0 x 0 matrix.
+  CsrMatrix() = default;
+
+  /// Wraps existing Views without copying. Throws std::invalid_argument if the extents do
+  /// not fit the sizes (row_offsets must have num_rows + 1 entries, col_indices and values
+  /// the same length). Call validate() to also check the contents.
+  CsrMatrix(Ordinal num_rows, Ordinal num_cols, const row_offsets_type& offsets,
+            const col_indices_type& indices, const values_type& vals)
+      : row_offsets(offsets), col_indices(indices), values(vals), m_num_rows(num_rows), m_num_cols(num_cols) {
+    check_extents();
+  }
+
+  /// Wraps a KokkosSparse::CrsMatrix without copying (its row map, entries and values Views
+  /// are shared). Any type with the same members (graph.row_map, graph.entries, values,
+  /// numRows(), numCols()) works, so this header does not need KokkosKernels. The KokkosKernels
+  /// matrix's scalar, ordinal, size type and device must match this CsrMatrix's.
+  template <class KokkosKernelsCrs, class = decltype(std::declval<const KokkosKernelsCrs&>().graph.row_map),
+            class = decltype(std::declval<const KokkosKernelsCrs&>().numCols())>
+  explicit CsrMatrix(const KokkosKernelsCrs& kk)
+      : CsrMatrix(kk.numRows(), kk.numCols(), kk.graph.row_map, kk.graph.entries, kk.values) {}
+
+  /// Copies a CSR matrix given as host arrays (row_offsets: num_rows + 1 entries,
+  /// col_indices and values: row_offsets[num_rows] entries) into new Views on Device.
+  static CsrMatrix from_host(Ordinal num_rows, Ordinal num_cols, const Offset* host_offsets,
+                             const Ordinal* host_indices, const Scalar* host_values) {
+    if (num_rows < 0 || num_cols < 0) throw std::invalid_argument(size_message("negative size", num_rows, num_cols));
+    const Offset nnz = host_offsets ? host_offsets[num_rows] : Offset(0);
+    using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    Kokkos::View<Offset*, Device> offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr::row_offsets"),
+                                          static_cast<size_t>(num_rows) + 1);
+    Kokkos::View<Ordinal*, Device> indices(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr::col_indices"),
+                                           static_cast<size_t>(nnz));
+    Kokkos::View<Scalar*, Device> vals(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr::values"),
+                                       static_cast<size_t>(nnz));
+    if (host_offsets) {
+      Kokkos::deep_copy(offsets, Kokkos::View<const Offset*, Kokkos::HostSpace, unmanaged>(host_offsets, num_rows + 1));
+    } else {
+      Kokkos::deep_copy(offsets, Offset(0));
+    }
+    if (nnz > 0) {
+      Kokkos::deep_copy(indices, Kokkos::View<const Ordinal*, Kokkos::HostSpace, unmanaged>(host_indices, nnz));
+      Kokkos::deep_copy(vals, Kokkos::View<const Scalar*, Kokkos::HostSpace, unmanaged>(host_values, nnz));
+    }
+    return CsrMatrix(num_rows, num_cols, offsets, indices, vals);
+  }
+
+  Ordinal num_rows() const { return m_num_rows; }
+  Ordinal num_cols() const { return m_num_cols; }
+  /// Number of stored entries (explicit zeros included).
+  Offset nnz() const { return static_cast<Offset>(col_indices.extent(0)); }
+
+  /// Checks the invariants on the data itself (copies it to the host): row_offsets[0] == 0,
+  /// offsets non-decreasing, row_offsets[num_rows] == nnz, every column index in
+  /// [0, num_cols). Throws std::invalid_argument naming the first violation.
+  void validate() const {
+    check_extents();
+    if (row_offsets.extent(0) == 0) {  // 0 rows without an offsets array
+      if (nnz() != 0) throw std::invalid_argument(message("no rows but " + std::to_string(nnz()) + " entries"));
+      return;
+    }
+    auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_offsets);
+    auto indices = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col_indices);
+    if (offsets(0) != 0) throw std::invalid_argument(message("row_offsets[0] is " + std::to_string(offsets(0)) + ", not 0"));
+    for (Ordinal i = 0; i < m_num_rows; ++i) {
+      if (offsets(i + 1) < offsets(i)) {
+        throw std::invalid_argument(message("row_offsets decrease at row " + std::to_string(i) + " (" +
+                                            std::to_string(offsets(i)) + " then " + std::to_string(offsets(i + 1)) + ")"));
+      }
+    }
+    if (static_cast<Offset>(offsets(m_num_rows)) != nnz()) {
+      throw std::invalid_argument(message("row_offsets[num_rows] is " + std::to_string(offsets(m_num_rows)) +
+                                          " but there are " + std::to_string(nnz()) + " column indices"));
+    }
+    for (Ordinal i = 0; i < m_num_rows; ++i) {
+      for (Offset k = offsets(i); k < offsets(i + 1); ++k) {
+        if (indices(k) < 0 || indices(k) >= m_num_cols) {
+          throw std::invalid_argument(message("column index " + std::to_string(indices(k)) + " in row " +
+                                              std::to_string(i) + " (entry " + std::to_string(k) +
+                                              ") is out of range [0, " + std::to_string(m_num_cols) + ")"));
+        }
+      }
+    }
+  }
+
+ private:
+  Ordinal m_num_rows = 0;
+  Ordinal m_num_cols = 0;
+
+  static std::string size_message(const std::string& what, Ordinal m, Ordinal n) {
+    std::ostringstream s;
+    s << "kspmv::CsrMatrix: " << what << " (" << m << " x " << n << ")";
+    return s.str();
+  }
+  std::string message(const std::string& what) const { return size_message(what, m_num_rows, m_num_cols); }
+
+  void check_extents() const {
+    if (m_num_rows < 0 || m_num_cols < 0) throw std::invalid_argument(message("negative size"));
+    // A 0-row matrix may come with an unallocated row_offsets View.
+    const bool offsets_ok = row_offsets.extent(0) == static_cast<size_t>(m_num_rows) + 1 ||
+                            (m_num_rows == 0 && row_offsets.extent(0) == 0);
+    if (!offsets_ok) {
+      throw std::invalid_argument(message("row_offsets has " + std::to_string(row_offsets.extent(0)) +
+                                          " entries, expected num_rows + 1 = " + std::to_string(m_num_rows + 1)));
+    }
+    if (col_indices.extent(0) != values.extent(0)) {
+      throw std::invalid_argument(message("col_indices has " + std::to_string(col_indices.extent(0)) +
+                                          " entries but values has " + std::to_string(values.extent(0))));
+    }
+    if (col_indices.extent(0) > static_cast<size_t>(std::numeric_limits<Offset>::max())) {
+      throw std::invalid_argument(message("nnz does not fit in the Offset type"));
+    }
+  }
+};
+
+}  // namespace kspmv

@@ -1,0 +1,113 @@
+#pragma once
+/// \file io.hpp
+/// Matrix Market (coordinate) input and output. Parsing runs on the host; the result is
+/// copied to the requested device.
+
+#include "csr.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kspmv {
+
+/// A Matrix Market file that cannot be read: unsupported kind (complex, array, hermitian),
+/// malformed header or size line, wrong entry count, index out of range, truncated file,
+/// non-numeric token. what() reads "<file>:<line>: <problem>".
+class MatrixMarketError : public std::runtime_error {
+ public:
+  MatrixMarketError(const std::string& file, long long line, const std::string& problem)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), m_file(file), m_line(line) {}
+  const std::string& file() const { return m_file; }
+  /// 1-based line number of the offending line (one past the last line for a truncated file).
+  long long line() const { return m_line; }
+
+ private:
+  std::string m_file;
+  long long m_line;
+};
+
+/// A matrix as read from a file, on the host, in double precision: 0-based CSR, columns sorted
+/// within each row, duplicate entries summed, symmetric and skew-symmetric files expanded to
+/// both triangles, pattern entries set to 1.
+struct HostCsr {
+  int64_t num_rows = 0;
+  int64_t num_cols = 0;
+  std::vector<int64_t> row_offsets{0};
+  std::vector<int64_t> col_indices;
+  std::vector<double> values;
+};
+
+/// Reads a Matrix Market `coordinate` file with field real, double, integer or pattern and
+/// symmetry general, symmetric or skew-symmetric. Symmetric files must store one triangle (the
+/// lower, as the format specifies). Throws MatrixMarketError for anything else.
+HostCsr read_matrix_market(const std::string& path);
+/// As above, from a stream; `name` is used in error messages.
+HostCsr read_matrix_market(std::istream& in, const std::string& name);
+
+/// Writes `coordinate real general` with 17 significant digits (exact for double and float).
+void write_matrix_market(const std::string& path, const HostCsr& matrix);
+void write_matrix_market(std::ostream& out, const HostCsr& matrix);
+
+namespace impl {
+template <class T>
+void check_fits(int64_t value, const char* what) {
+  if (value < 0 || static_cast<unsigned long long>(value) >
+                       static_cast<unsigned long long>(std::numeric_limits<T>::max())) {
+    throw std::overflow_error("kspmv: " + std::string(what) + " = " + std::to_string(value) +
+                              " does not fit in the requested index type");
+  }
+}
+}  // namespace impl
+
+/// Copies host CSR data into a CsrMatrix on Device, converting the types. Throws
+/// std::overflow_error if a size does not fit in Ordinal or Offset.
+template <class Scalar, class Ordinal = int, class Offset = Ordinal,
+          class Device = Kokkos::DefaultExecutionSpace::device_type>
+CsrMatrix<Scalar, Ordinal, Offset, Device> to_device(const HostCsr& h) {
+  impl::check_fits<Ordinal>(h.num_rows, "num_rows");
+  impl::check_fits<Ordinal>(h.num_cols, "num_cols");
+  impl::check_fits<Offset>(static_cast<int64_t>(h.col_indices.size()), "nnz");
+  std::vector<Offset> offsets(h.row_offsets.begin(), h.row_offsets.end());
+  std::vector<Ordinal> indices(h.col_indices.begin(), h.col_indices.end());
+  std::vector<Scalar> values(h.values.begin(), h.values.end());
+  return CsrMatrix<Scalar, Ordinal, Offset, Device>::from_host(static_cast<Ordinal>(h.num_rows),
+                                                               static_cast<Ordinal>(h.num_cols), offsets.data(),
+                                                               indices.data(), values.data());
+}
+
+/// Copies a CsrMatrix to the host in double precision.
+template <class Scalar, class Ordinal, class Offset, class Device>
+HostCsr to_host(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
+  HostCsr h;
+  h.num_rows = A.num_rows();
+  h.num_cols = A.num_cols();
+  h.row_offsets.assign(static_cast<size_t>(A.num_rows()) + 1, 0);
+  if (A.row_offsets.extent(0) > 0) {
+    auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_offsets);
+    for (size_t i = 0; i < offsets.extent(0); ++i) h.row_offsets[i] = offsets(i);
+  }
+  auto indices = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.col_indices);
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values);
+  h.col_indices.assign(indices.data(), indices.data() + indices.extent(0));
+  h.values.assign(values.data(), values.data() + values.extent(0));
+  return h;
+}
+
+/// Reads a Matrix Market file (see read_matrix_market) straight into a CsrMatrix on Device.
+template <class Scalar, class Ordinal = int, class Offset = Ordinal,
+          class Device = Kokkos::DefaultExecutionSpace::device_type>
+CsrMatrix<Scalar, Ordinal, Offset, Device> read_csr(const std::string& path) {
+  return to_device<Scalar, Ordinal, Offset, Device>(read_matrix_market(path));
+}
+
+/// Writes A as `coordinate real general`.
+template <class Scalar, class Ordinal, class Offset, class Device>
+void write_matrix_market(const std::string& path, const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
+  write_matrix_market(path, to_host(A));
+}
+
+}  // namespace kspmv

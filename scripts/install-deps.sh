@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what kspmv needs from Debian/Ubuntu packages: compiler, CMake, Ninja, Kokkos and
+# KokkosKernels 3.4 (Serial backend) and GoogleTest. Runs as root or through sudo.
+set -euo pipefail
+packages=(g++ cmake ninja-build libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libgtest-dev)
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+if dpkg -s "${packages[@]}" >/dev/null 2>&1; then
+  echo "install-deps: ${packages[*]} already installed"
+  exit 0
+fi
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"

@@ -1,0 +1,43 @@
+#pragma once
+// The execution spaces every typed test runs on: each enabled device backend, then the host
+// ones. Tests are written once and instantiated for this list.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#define KSPMV_TEST_CUDA Kokkos::Cuda,
+#else
+#define KSPMV_TEST_CUDA
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+#define KSPMV_TEST_HIP Kokkos::HIP,
+#elif defined(KOKKOS_ENABLE_HIP)
+#define KSPMV_TEST_HIP Kokkos::Experimental::HIP,
+#else
+#define KSPMV_TEST_HIP
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(KOKKOS_ENABLE_SERIAL)
+#define KSPMV_TEST_OPENMP Kokkos::OpenMP,
+#else
+#define KSPMV_TEST_OPENMP
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+#define KSPMV_TEST_HOST Kokkos::Serial
+#else
+#define KSPMV_TEST_HOST Kokkos::DefaultHostExecutionSpace
+#endif
+
+namespace kspmv_test {
+using Backends = ::testing::Types<KSPMV_TEST_CUDA KSPMV_TEST_HIP KSPMV_TEST_OPENMP KSPMV_TEST_HOST>;
+
+template <class ExecSpace>
+using DeviceOf = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+
+// Names the backend in test output ("Serial", "OpenMP", "Cuda").
+struct BackendName {
+  template <class ExecSpace>
+  static std::string GetName(int) {
+    return ExecSpace::name();
+  }
+};
+}  // namespace kspmv_test

@@ -1,0 +1,136 @@
+#pragma once
+// The test oracle: a host SpMV in double, random matrices with a printed seed, and helpers to
+// move vectors between host and device and compare against the reference with a bound that
+// follows from floating-point error analysis rather than a guessed tolerance.
+
+#include <kspmv/io.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kspmv_test {
+
+// Seed for random tests: KSPMV_TEST_SEED if set (to replay a failure), else fresh each run.
+inline uint64_t test_seed() {
+  if (const char* s = std::getenv("KSPMV_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+  return std::random_device{}() * uint64_t(2654435761u) + std::random_device{}();
+}
+
+inline std::string data_dir() {
+  if (const char* s = std::getenv("KSPMV_TEST_DATA_DIR")) return s;
+  return KSPMV_TEST_DATA_DIR;
+}
+
+// y_ref = alpha*A*x + beta*y0 in double, and the magnitude bound
+// bound_i = |alpha| * sum_k |a_ik x_k| + |beta y0_i| that scales the rounding error of row i.
+struct Reference {
+  std::vector<double> y;
+  std::vector<double> magnitude;
+  std::vector<int64_t> row_length;
+};
+
+inline Reference reference_spmv(double alpha, const kspmv::HostCsr& A, const std::vector<double>& x, double beta,
+                                const std::vector<double>& y0) {
+  Reference r;
+  r.y.resize(A.num_rows);
+  r.magnitude.resize(A.num_rows);
+  r.row_length.resize(A.num_rows);
+  for (int64_t i = 0; i < A.num_rows; ++i) {
+    double sum = 0, mag = 0;
+    for (int64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k) {
+      sum += A.values[k] * x[A.col_indices[k]];
+      mag += std::abs(A.values[k] * x[A.col_indices[k]]);
+    }
+    const double scaled_y = beta == 0 ? 0.0 : beta * y0[i];  // beta == 0 ignores y0, NaN included
+    r.y[i] = alpha * sum + scaled_y;
+    r.magnitude[i] = std::abs(alpha) * mag + std::abs(scaled_y);
+    r.row_length[i] = A.row_offsets[i + 1] - A.row_offsets[i];
+  }
+  return r;
+}
+
+// Every entry must be finite and within (row length + 3) * eps(Scalar) * magnitude of the
+// reference: the classical bound for a recursive or tree-shaped sum, with slack for the
+// alpha/beta operations. A wrong index or a missed entry breaks it by orders of magnitude.
+template <class Scalar>
+::testing::AssertionResult matches_reference(const std::vector<Scalar>& y, const Reference& r) {
+  if (y.size() != r.y.size()) return ::testing::AssertionFailure() << "size " << y.size() << " vs " << r.y.size();
+  const double eps = std::numeric_limits<Scalar>::epsilon();
+  int bad = 0;
+  ::testing::AssertionResult failure = ::testing::AssertionFailure();
+  for (size_t i = 0; i < y.size(); ++i) {
+    const double tolerance = (double(r.row_length[i]) + 3.0) * eps * r.magnitude[i] + std::numeric_limits<Scalar>::min();
+    const double err = std::abs(double(y[i]) - r.y[i]);
+    if (!std::isfinite(double(y[i])) || !(err <= tolerance)) {
+      if (bad < 5) failure << "\n  y[" << i << "] = " << y[i] << ", expected " << r.y[i] << " (tolerance " << tolerance << ")";
+      ++bad;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return failure << "\n  " << bad << " of " << y.size() << " entries wrong";
+}
+
+template <class Scalar, class Device>
+Kokkos::View<Scalar*, Device> to_device_vector(const std::vector<double>& v, const std::string& label) {
+  Kokkos::View<Scalar*, Device> d(label, v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (size_t i = 0; i < v.size(); ++i) h(i) = static_cast<Scalar>(v[i]);
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> to_std_vector(const View& d) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
+}
+
+inline std::vector<double> random_vector(size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (auto& e : v) e = u(rng);
+  return v;
+}
+
+// Shape of a random matrix. Row lengths are uniform in [0, max_row_length]; a fraction of rows
+// is forced empty; optionally one row holds `long_row_length` entries (columns may repeat:
+// duplicates are legal CSR and must be summed).
+struct RandomShape {
+  int64_t rows = 100;
+  int64_t cols = 100;
+  int64_t max_row_length = 10;
+  double empty_row_fraction = 0.1;
+  int64_t long_row_length = 0;
+};
+
+inline kspmv::HostCsr random_csr(const RandomShape& s, std::mt19937_64& rng) {
+  kspmv::HostCsr A;
+  A.num_rows = s.rows;
+  A.num_cols = s.cols;
+  A.row_offsets.assign(s.rows + 1, 0);
+  std::uniform_int_distribution<int64_t> length(0, s.max_row_length);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const int64_t long_row = s.rows > 0 ? std::uniform_int_distribution<int64_t>(0, s.rows - 1)(rng) : -1;
+  for (int64_t i = 0; i < s.rows; ++i) {
+    int64_t len = unit(rng) < s.empty_row_fraction ? 0 : length(rng);
+    if (i == long_row && s.long_row_length > 0) len = s.long_row_length;
+    if (s.cols == 0) len = 0;
+    A.row_offsets[i + 1] = A.row_offsets[i] + len;
+    for (int64_t k = 0; k < len; ++k) {
+      A.col_indices.push_back(std::uniform_int_distribution<int64_t>(0, s.cols - 1)(rng));
+      A.values.push_back(2 * unit(rng) - 1);
+    }
+  }
+  return A;
+}
+
+}  // namespace kspmv_test

@@ -1,0 +1,225 @@
+// Matrix Market reading and writing: golden files, the real matrices' known shapes, every kind
+// of bad input (with the line number in the message), and write/read round trips.
+#include <kspmv/io.hpp>
+
+#include "backends.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kspmv_test {
+namespace {
+
+kspmv::HostCsr read_string(const std::string& text) {
+  std::istringstream in(text);
+  return kspmv::read_matrix_market(in, "inline.mtx");
+}
+
+// Expects reading `text` to fail at `line` with a message containing `needle`.
+void expect_error(const std::string& text, long long line, const std::string& needle) {
+  try {
+    read_string(text);
+    ADD_FAILURE() << "accepted bad input (expected '" << needle << "'):\n" << text;
+  } catch (const kspmv::MatrixMarketError& e) {
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_EQ(e.file(), "inline.mtx");
+    EXPECT_NE(std::string(e.what()).find("inline.mtx:" + std::to_string(line) + ": "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+const std::string general = "%%MatrixMarket matrix coordinate real general\n";
+
+TEST(MatrixMarket, GoldenFileSortedAndDuplicatesSummed) {
+  const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/golden_5x5.mtx");
+  EXPECT_EQ(A.num_rows, 5);
+  EXPECT_EQ(A.num_cols, 5);
+  EXPECT_EQ(A.row_offsets, (std::vector<int64_t>{0, 3, 6, 8, 10, 12}));
+  EXPECT_EQ(A.col_indices, (std::vector<int64_t>{0, 1, 4, 0, 1, 2, 2, 3, 1, 3, 0, 4}));
+  EXPECT_EQ(A.values, (std::vector<double>{4, -1, 2, -1, 4, -1, 5, -2, 1, 3, 7, 1}));
+}
+
+TEST(MatrixMarket, SymmetricExpandsBothTriangles) {
+  const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/symmetric_3x3.mtx");
+  EXPECT_EQ(A.row_offsets, (std::vector<int64_t>{0, 2, 4, 6}));
+  EXPECT_EQ(A.col_indices, (std::vector<int64_t>{0, 1, 0, 2, 1, 2}));
+  EXPECT_EQ(A.values, (std::vector<double>{2, -1, -1, 0.5, 0.5, 4}));
+}
+
+TEST(MatrixMarket, SkewSymmetricNegatesMirror) {
+  const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/skew_3x3.mtx");
+  EXPECT_EQ(A.row_offsets, (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(A.col_indices, (std::vector<int64_t>{1, 2, 0, 0}));
+  EXPECT_EQ(A.values, (std::vector<double>{-3, 2, 3, -2}));
+}
+
+TEST(MatrixMarket, PatternRectangularWithEmptyRow) {
+  const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/pattern_2x4.mtx");
+  EXPECT_EQ(A.num_rows, 2);
+  EXPECT_EQ(A.num_cols, 4);
+  EXPECT_EQ(A.row_offsets, (std::vector<int64_t>{0, 0, 3}));
+  EXPECT_EQ(A.col_indices, (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(A.values, (std::vector<double>{1, 1, 1}));
+}
+
+// Shapes from ../shared/matrices/README.md; stored entries after symmetric expansion are
+// 2 * stored - diagonal (the files store the full diagonal).
+TEST(MatrixMarket, RealMatricesHaveTheirDocumentedShape) {
+  struct Known {
+    const char* name;
+    int64_t rows, cols, nnz, longest_row, empty_rows;
+  };
+  const Known known[] = {
+      {"lap3D_7pt_n20.mtx", 8000, 8000, 2 * 30800 - 8000, 7, 0},
+      {"bcsstk13.mtx", 2003, 2003, 2 * 42943 - 2003, 95, 0},
+      {"west0479.mtx", 479, 479, 1910, 12, 0},
+      {"rajat01.mtx", 6833, 6833, 43250, 1442, 0},
+      {"arrow.mtx", 46500, 46500, 139498, 46500, 0},
+      {"wiki-Vote.mtx", 8298, 8298, 103689, 893, 2188},
+      {"mbeacxc.mtx", 496, 496, 49920, 484, 48},
+      {"Groebner_id2003_aug.mtx", 4967, 2456, 173670, 829, 0},
+      {"poly_chain.512.mtx", 6144, 6144, 98304, 19, 0},
+      {"ani4.mtx", 3081, 3081, 20971, 9, 0},
+  };
+  for (const Known& k : known) {
+    SCOPED_TRACE(k.name);
+    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + k.name);
+    EXPECT_EQ(A.num_rows, k.rows);
+    EXPECT_EQ(A.num_cols, k.cols);
+    EXPECT_EQ(static_cast<int64_t>(A.col_indices.size()), k.nnz);
+    int64_t longest = 0, empty = 0;
+    for (int64_t i = 0; i < A.num_rows; ++i) {
+      const int64_t len = A.row_offsets[i + 1] - A.row_offsets[i];
+      longest = std::max(longest, len);
+      empty += len == 0;
+      for (int64_t p = A.row_offsets[i] + 1; p < A.row_offsets[i + 1]; ++p) {
+        ASSERT_LT(A.col_indices[p - 1], A.col_indices[p]) << "row " << i << " not sorted or has duplicates";
+      }
+    }
+    EXPECT_EQ(longest, k.longest_row);
+    EXPECT_EQ(empty, k.empty_rows);
+  }
+}
+
+TEST(MatrixMarket, CommentsBlankLinesCrLfAndCaseAreAccepted) {
+  const auto A = read_string("%%MatrixMarket Matrix Coordinate REAL General\r\n% c\r\n\r\n2 2 1\r\n% c\r\n2 1 -3.5e-1\r\n");
+  EXPECT_EQ(A.row_offsets, (std::vector<int64_t>{0, 0, 1}));
+  EXPECT_EQ(A.values, (std::vector<double>{-0.35}));
+}
+
+TEST(MatrixMarket, EmptyMatrices) {
+  const auto none = read_string(general + "0 0 0\n");
+  EXPECT_EQ(none.num_rows, 0);
+  EXPECT_EQ(none.row_offsets, (std::vector<int64_t>{0}));
+  const auto no_entries = read_string(general + "3 2 0\n");
+  EXPECT_EQ(no_entries.row_offsets, (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
+TEST(MatrixMarket, UnsupportedKindsAreRejectedWithLine) {
+  expect_error("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1, "unsupported field 'complex'");
+  expect_error("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1, "unsupported format 'array'");
+  expect_error("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1, "unsupported symmetry");
+  expect_error("%%MatrixMarket vector coordinate real general\n", 1, "unsupported object 'vector'");
+  try {
+    kspmv::read_matrix_market(data_dir() + "/young1c.mtx");
+    ADD_FAILURE() << "complex file accepted";
+  } catch (const kspmv::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("young1c.mtx:1: unsupported field 'complex'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatrixMarket, MalformedHeaderAndSizeLine) {
+  expect_error("", 1, "empty file");
+  expect_error("1 1 1\n1 1 1\n", 1, "not a Matrix Market file");
+  expect_error("%%MatrixMarket matrix coordinate real\n1 1 1\n", 1, "malformed header");
+  expect_error("%%MatrixMarket matrix coordinate float general\n1 1 1\n", 1, "unknown field 'float'");
+  expect_error("%%MatrixMarket matrix coordinate real upper\n1 1 1\n", 1, "unknown symmetry 'upper'");
+  expect_error(general + "% only comments\n", 3, "expected the size line");
+  expect_error(general + "3 3\n", 2, "malformed size line");
+  expect_error(general + "3 x 3\n", 2, "column count 'x' is not an integer");
+  expect_error(general + "3 3 -1\n", 2, "negative size");
+  expect_error(general + "2 2 5\n", 2, "exceeds rows x columns");
+  expect_error("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", 2, "must be square");
+}
+
+TEST(MatrixMarket, BadEntries) {
+  expect_error(general + "3 3 2\n1 1 1\n", 4, "unexpected end of file: 1 of 2 declared entries read");
+  expect_error(general + "3 3 1\n1 1 1\n2 2 2\n", 4, "more entries than the 1 declared");
+  expect_error(general + "3 3 1\n0 1 1\n", 3, "row index 0 out of range [1, 3]");
+  expect_error(general + "3 3 1\n4 1 1\n", 3, "row index 4 out of range [1, 3]");
+  expect_error(general + "3 3 1\n1 0 1\n", 3, "column index 0 out of range [1, 3]");
+  expect_error(general + "3 2 1\n1 3 1\n", 3, "column index 3 out of range [1, 2]");
+  expect_error(general + "3 3 1\n1 1 abc\n", 3, "value 'abc' is not a number");
+  expect_error(general + "3 3 1\n1 1 1.5x\n", 3, "value '1.5x' is not a number");
+  expect_error(general + "3 3 1\n1.5 1 1\n", 3, "row index '1.5' is not an integer");
+  expect_error(general + "3 3 1\n1 1\n", 3, "expected 3 fields");
+  expect_error(general + "3 3 1\n1 1 1 1\n", 3, "expected 3 fields");
+  expect_error("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n", 3, "expected 2 fields");
+  expect_error("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 2.5\n", 3, "value '2.5' is not an integer");
+  expect_error("%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n", 3, "above the diagonal");
+  expect_error("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n2 2 1\n", 3, "diagonal entry");
+}
+
+TEST(MatrixMarket, MissingFileNamesIt) {
+  try {
+    kspmv::read_matrix_market("/nonexistent/kspmv.mtx");
+    ADD_FAILURE();
+  } catch (const kspmv::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/kspmv.mtx"), std::string::npos);
+  }
+}
+
+TEST(MatrixMarket, WriteThenReadIsExact) {
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr A = random_csr({40, 30, 8, 0.2, 0}, rng);
+  // The reader sorts and sums duplicates; start from its canonical form.
+  std::stringstream canonical;
+  kspmv::write_matrix_market(canonical, A);
+  A = kspmv::read_matrix_market(canonical, "canonical");
+  A.values[0] = 0.1;  // not exactly representable: needs all 17 digits to come back
+  std::stringstream text;
+  kspmv::write_matrix_market(text, A);
+  const kspmv::HostCsr B = kspmv::read_matrix_market(text, "roundtrip");
+  EXPECT_EQ(B.num_rows, A.num_rows);
+  EXPECT_EQ(B.num_cols, A.num_cols);
+  EXPECT_EQ(B.row_offsets, A.row_offsets);
+  EXPECT_EQ(B.col_indices, A.col_indices);
+  EXPECT_EQ(B.values, A.values);
+}
+
+template <class ExecSpace>
+class MatrixMarketDevice : public ::testing::Test {};
+TYPED_TEST_SUITE(MatrixMarketDevice, Backends, BackendName);
+
+TYPED_TEST(MatrixMarketDevice, ReadCsrAndWriteFileRoundTrip) {
+  using Device = DeviceOf<TypeParam>;
+  const std::string path = data_dir() + "/golden_5x5.mtx";
+  const auto A = kspmv::read_csr<float, int64_t, size_t, Device>(path);
+  EXPECT_EQ(A.num_rows(), 5);
+  EXPECT_EQ(A.nnz(), 12u);
+  EXPECT_NO_THROW(A.validate());
+  const std::string out = testing::TempDir() + "kspmv_roundtrip_" + TypeParam::name() + ".mtx";
+  kspmv::write_matrix_market(out, A);
+  const kspmv::HostCsr back = kspmv::read_matrix_market(out);
+  const kspmv::HostCsr original = kspmv::read_matrix_market(path);
+  EXPECT_EQ(back.row_offsets, original.row_offsets);
+  EXPECT_EQ(back.col_indices, original.col_indices);
+  EXPECT_EQ(back.values, original.values);
+  std::remove(out.c_str());
+}
+
+TYPED_TEST(MatrixMarketDevice, IndexTypeOverflowIsReported) {
+  using Device = DeviceOf<TypeParam>;
+  kspmv::HostCsr h;
+  h.num_rows = 1;
+  h.num_cols = int64_t(1) << 40;
+  h.row_offsets = {0, 0};
+  EXPECT_THROW((kspmv::to_device<double, int, int, Device>(h)), std::overflow_error);
+}
+
+}  // namespace
+}  // namespace kspmv_test

@@ -1,0 +1,65 @@
+// The launch heuristics of impl/launch.hpp, which the kernels obey without deciding anything.
+#include <kspmv/impl/launch.hpp>
+
+#include "backends.hpp"
+
+namespace kspmv_test {
+namespace {
+
+TEST(Launch, LanesAreLargestPowerOfTwoBelowAverageCappedAtWarp) {
+  using kspmv::impl::lanes_for_average_row_length;
+  EXPECT_EQ(lanes_for_average_row_length(0.0, 32), 1);
+  EXPECT_EQ(lanes_for_average_row_length(1.9, 32), 1);
+  EXPECT_EQ(lanes_for_average_row_length(2.0, 32), 2);
+  EXPECT_EQ(lanes_for_average_row_length(7.0, 32), 4);
+  EXPECT_EQ(lanes_for_average_row_length(27.0, 32), 16);
+  EXPECT_EQ(lanes_for_average_row_length(1000.0, 32), 32);
+  EXPECT_EQ(lanes_for_average_row_length(1000.0, 64), 64);
+  EXPECT_EQ(lanes_for_average_row_length(1000.0, 1), 1);
+}
+
+TEST(Launch, AutomaticChoiceByAverageRowLength) {
+  using kspmv::Algorithm;
+  using kspmv::impl::choose_csr_algorithm;
+  EXPECT_EQ(choose_csr_algorithm(1.5, 32), Algorithm::csr_scalar);
+  EXPECT_EQ(choose_csr_algorithm(7.0, 32), Algorithm::csr_vector);
+  EXPECT_EQ(choose_csr_algorithm(100.0, 1), Algorithm::csr_scalar);  // host: one lane per row anyway
+}
+
+TEST(Launch, WarpWidthPerBackend) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  static_assert(kspmv::impl::warp_width<Kokkos::Cuda>() == 32, "CUDA warp");
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+  static_assert(kspmv::impl::warp_width<Kokkos::HIP>() == 64, "HIP wavefront");
+#endif
+  EXPECT_EQ(kspmv::impl::warp_width<Kokkos::DefaultHostExecutionSpace>(), 1);
+}
+
+template <class ExecSpace>
+class LaunchShape : public ::testing::Test {};
+TYPED_TEST_SUITE(LaunchShape, Backends, BackendName);
+
+TYPED_TEST(LaunchShape, VectorShapeFollowsHeuristicAndOverrides) {
+  const auto s = kspmv::impl::csr_vector_shape<TypeParam>(1000, 27000, {});
+  const int warp = kspmv::impl::warp_width<TypeParam>();
+  EXPECT_EQ(s.lanes_per_row, warp >= 16 ? 16 : warp);
+  if (kspmv::impl::is_gpu_space<TypeParam>()) {
+    EXPECT_EQ(s.team_size * s.lanes_per_row, 256);
+    EXPECT_EQ(s.rows_per_team(), s.team_size);
+  } else {
+    EXPECT_EQ(s.team_size, 1);
+    EXPECT_EQ(s.rows_per_thread, 64);
+  }
+  kspmv::SpmvOptions forced;
+  forced.lanes_per_row = 4;
+  forced.team_size = 8;
+  forced.rows_per_thread = 2;
+  const auto f = kspmv::impl::csr_vector_shape<TypeParam>(1000, 27000, forced);
+  EXPECT_EQ(f.lanes_per_row, 4);
+  EXPECT_EQ(f.team_size, 8);
+  EXPECT_EQ(f.rows_per_team(), 16);
+}
+
+}  // namespace
+}  // namespace kspmv_test

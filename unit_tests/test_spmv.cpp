@@ -1,0 +1,251 @@
+// kspmv::spmv on CSR: golden matrices with hand-computed results, real matrices and fresh
+// random ones against the host reference, the BLAS corner cases, and argument errors.
+#include <kspmv/io.hpp>
+#include <kspmv/spmv.hpp>
+
+#include "backends.hpp"
+#include "reference.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#ifdef KSPMV_HAVE_KOKKOSKERNELS
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#endif
+
+namespace kspmv_test {
+namespace {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+template <class ExecSpace>
+class Spmv : public ::testing::Test {
+ public:
+  using Device = DeviceOf<ExecSpace>;
+};
+TYPED_TEST_SUITE(Spmv, Backends, BackendName);
+
+// Every way of running CSR spmv on this backend: the automatic choice, both kernels with the
+// heuristic's shape, and the vector kernel with every legal lane count forced.
+template <class ExecSpace>
+std::vector<kspmv::SpmvOptions> all_csr_options() {
+  std::vector<kspmv::SpmvOptions> all;
+  all.push_back({kspmv::Algorithm::automatic});
+  all.push_back({kspmv::Algorithm::csr_scalar});
+  all.push_back({kspmv::Algorithm::csr_vector});
+  const int max_lanes = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
+  for (int lanes = 1; lanes <= max_lanes && lanes <= 64; lanes *= 2) {
+    kspmv::SpmvOptions o{kspmv::Algorithm::csr_vector};
+    o.lanes_per_row = lanes;
+    all.push_back(o);
+  }
+  kspmv::SpmvOptions several_rows{kspmv::Algorithm::csr_vector};
+  several_rows.rows_per_thread = 3;  // rows_per_team not dividing num_rows exercises the tail
+  several_rows.team_size = kspmv::impl::is_gpu_space<ExecSpace>() ? 2 : 1;
+  all.push_back(several_rows);
+  return all;
+}
+
+inline std::string describe(const kspmv::SpmvOptions& o) {
+  return std::string(kspmv::to_string(o.algorithm)) + " lanes=" + std::to_string(o.lanes_per_row) +
+         " team=" + std::to_string(o.team_size) + " rows/thread=" + std::to_string(o.rows_per_thread);
+}
+
+// Runs y = alpha*A*x + beta*y0 on the device and compares with the host reference.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset>
+::testing::AssertionResult check_spmv(const kspmv::HostCsr& host, double alpha, const std::vector<double>& x,
+                                      double beta, const std::vector<double>& y0, const kspmv::SpmvOptions& options) {
+  using Device = DeviceOf<ExecSpace>;
+  auto A = kspmv::to_device<Scalar, Ordinal, Offset, Device>(host);
+  auto xd = to_device_vector<Scalar, Device>(x, "x");
+  auto yd = to_device_vector<Scalar, Device>(y0, "y");
+  kspmv::spmv(ExecSpace(), alpha, A, xd, beta, yd, options);
+  ExecSpace().fence();
+  const Reference ref = reference_spmv(alpha, host, x, beta, y0);
+  return matches_reference(to_std_vector(yd), ref) << "\n  with " << describe(options) << ", alpha " << alpha
+                                                   << ", beta " << beta << ", A " << host.num_rows << " x "
+                                                   << host.num_cols << " nnz " << host.col_indices.size();
+}
+
+kspmv::HostCsr golden_5x5() {
+  kspmv::HostCsr A;
+  A.num_rows = A.num_cols = 5;
+  A.row_offsets = {0, 3, 6, 8, 10, 12};
+  A.col_indices = {0, 1, 4, 0, 1, 2, 2, 3, 1, 3, 0, 4};
+  A.values = {4, -1, 2, -1, 4, -1, 5, -2, 1, 3, 7, 1};
+  return A;
+}
+
+TYPED_TEST(Spmv, Golden5x5HandComputed) {
+  using Device = typename TestFixture::Device;
+  // A*x with x = (1..5) is (12, 4, 7, 14, 12); so 2*A*x - 1*(1,...,1) = (23, 7, 13, 27, 23).
+  for (const auto& options : all_csr_options<TypeParam>()) {
+    auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+    auto x = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "x");
+    auto y = to_device_vector<double, Device>({1, 1, 1, 1, 1}, "y");
+    kspmv::spmv(2.0, A, x, -1.0, y, options);
+    EXPECT_EQ(to_std_vector(y), (std::vector<double>{23, 7, 13, 27, 23})) << describe(options);
+  }
+}
+
+TYPED_TEST(Spmv, FourRowsWithEmptyRowBetaZeroOverwritesNaN) {
+  using Device = typename TestFixture::Device;
+  kspmv::HostCsr h;
+  h.num_rows = 4;
+  h.num_cols = 3;
+  h.row_offsets = {0, 2, 2, 3, 6};
+  h.col_indices = {0, 2, 1, 0, 1, 2};
+  h.values = {1, 2, 3, -1, 1, 1};
+  // x = (1, -1, 2): rows give 1 + 4, nothing, -3, -1 - 1 + 2.
+  for (const auto& options : all_csr_options<TypeParam>()) {
+    auto A = kspmv::to_device<float, int, int, Device>(h);
+    auto x = to_device_vector<float, Device>({1, -1, 2}, "x");
+    auto y = to_device_vector<float, Device>({nan, nan, nan, nan}, "y");
+    kspmv::spmv(1.0f, A, x, 0.0f, y, options);
+    EXPECT_EQ(to_std_vector(y), (std::vector<float>{5, 0, -3, 0})) << describe(options);
+  }
+}
+
+TYPED_TEST(Spmv, RealMatricesAgainstReference) {
+  std::mt19937_64 rng(test_seed());
+  for (const char* name : {"lap3D_7pt_n20.mtx", "west0479.mtx", "bcsstk13.mtx", "rajat01.mtx", "arrow.mtx",
+                           "wiki-Vote.mtx", "mbeacxc.mtx", "Groebner_id2003_aug.mtx", "poly_chain.512.mtx",
+                           "ani4.mtx"}) {
+    SCOPED_TRACE(name);
+    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
+    const auto x = random_vector(A.num_cols, rng);
+    const auto y0 = random_vector(A.num_rows, rng);
+    for (const auto& options : all_csr_options<TypeParam>()) {
+      EXPECT_TRUE((check_spmv<TypeParam, double, int, int>(A, 1.5, x, -0.5, y0, options)));
+    }
+    EXPECT_TRUE((check_spmv<TypeParam, float, int, int>(A, 1.0, x, 0.0, y0, {})));
+  }
+}
+
+struct RandomCase {
+  const char* what;
+  RandomShape shape;
+  double alpha, beta;
+  bool nan_in_y;
+};
+
+const RandomCase random_cases[] = {
+    {"square", {500, 500, 12, 0.1, 0}, 1.0, 1.0, false},
+    {"beta 0 with NaN in y", {300, 300, 20, 0.2, 0}, -2.0, 0.0, true},
+    {"alpha 0 scales y", {200, 200, 8, 0.1, 0}, 0.0, 3.0, false},
+    {"alpha 0 beta 0 with NaN in y", {200, 200, 8, 0.1, 0}, 0.0, 0.0, true},
+    {"many empty rows", {400, 400, 6, 0.7, 0}, 1.0, -1.0, false},
+    {"one row holds half the entries", {1000, 800, 4, 0.1, 3000}, 0.5, 2.0, false},
+    {"single huge row", {1, 20000, 0, 0.0, 20000}, 1.0, 0.0, true},
+    {"tall", {900, 60, 10, 0.1, 0}, 1.0, 0.5, false},
+    {"wide", {60, 900, 80, 0.1, 0}, 1.0, 0.5, false},
+    {"long rows", {120, 3000, 400, 0.05, 0}, 1.0, 1.0, false},
+    {"no rows", {0, 50, 5, 0.0, 0}, 1.0, 1.0, false},
+    {"no columns", {70, 0, 5, 0.0, 0}, 1.0, 2.0, false},
+    {"no columns, beta 0 with NaN", {70, 0, 5, 0.0, 0}, 1.0, 0.0, true},
+    {"no entries", {80, 80, 0, 0.0, 0}, 2.0, -1.0, false},
+};
+
+TYPED_TEST(Spmv, FreshRandomMatrices) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with KSPMV_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  for (const RandomCase& c : random_cases) {
+    SCOPED_TRACE(c.what);
+    const kspmv::HostCsr A = random_csr(c.shape, rng);
+    const auto x = random_vector(A.num_cols, rng);
+    auto y0 = random_vector(A.num_rows, rng);
+    if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+    for (const auto& options : all_csr_options<TypeParam>()) {
+      EXPECT_TRUE((check_spmv<TypeParam, double, int, int>(A, c.alpha, x, c.beta, y0, options)));
+      EXPECT_TRUE((check_spmv<TypeParam, float, int, int>(A, c.alpha, x, c.beta, y0, options)));
+    }
+    EXPECT_TRUE((check_spmv<TypeParam, double, int64_t, int64_t>(A, c.alpha, x, c.beta, y0, {})));
+    EXPECT_TRUE((check_spmv<TypeParam, float, int64_t, size_t>(A, c.alpha, x, c.beta, y0,
+                                                                {kspmv::Algorithm::csr_vector})));
+    EXPECT_TRUE((check_spmv<TypeParam, double, int, size_t>(A, c.alpha, x, c.beta, y0,
+                                                             {kspmv::Algorithm::csr_scalar})));
+  }
+}
+
+TYPED_TEST(Spmv, AlphaZeroReadsNeitherANorX) {
+  using Device = typename TestFixture::Device;
+  // NaN in x and in A's values: with alpha == 0 neither may reach y.
+  kspmv::HostCsr h = golden_5x5();
+  std::fill(h.values.begin(), h.values.end(), nan);
+  auto A = kspmv::to_device<double, int, int, Device>(h);
+  auto x = to_device_vector<double, Device>({nan, nan, nan, nan, nan}, "x");
+  auto y = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "y");
+  kspmv::spmv(0.0, A, x, 2.0, y);
+  EXPECT_EQ(to_std_vector(y), (std::vector<double>{2, 4, 6, 8, 10}));
+}
+
+TYPED_TEST(Spmv, DimensionMismatchThrowsBeforeAnyKernel) {
+  using Device = typename TestFixture::Device;
+  auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  auto x4 = to_device_vector<double, Device>({1, 2, 3, 4}, "x");
+  auto x5 = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "x");
+  auto y5 = to_device_vector<double, Device>({7, 7, 7, 7, 7}, "y");
+  auto y6 = to_device_vector<double, Device>({7, 7, 7, 7, 7, 7}, "y");
+  try {
+    kspmv::spmv(1.0, A, x4, 0.0, y5);
+    FAIL() << "no exception for a short x";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("A is 5 x 5, x has 4 entries (needs 5)"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kspmv::spmv(1.0, A, x5, 0.0, y6), std::invalid_argument);
+  EXPECT_THROW(kspmv::spmv(0.0, A, x4, 0.0, y5), std::invalid_argument);  // checked even when A is not read
+  EXPECT_EQ(to_std_vector(y5), (std::vector<double>(5, 7.0)));
+}
+
+TYPED_TEST(Spmv, InvalidOptionsThrow) {
+  using Device = typename TestFixture::Device;
+  auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  auto x = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "x");
+  auto y = to_device_vector<double, Device>({1, 1, 1, 1, 1}, "y");
+  kspmv::SpmvOptions o{kspmv::Algorithm::csr_vector};
+  o.lanes_per_row = 3;
+  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+  o.lanes_per_row = 2 * Kokkos::TeamPolicy<TypeParam>::vector_length_max();
+  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+  o.lanes_per_row = 1;
+  o.team_size = 100000;
+  try {
+    kspmv::spmv(1.0, A, x, 0.0, y, o);
+    ADD_FAILURE() << "team_size 100000 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("team_size 100000 exceeds"), std::string::npos) << e.what();
+  }
+  o.team_size = -1;
+  o.rows_per_thread = -2;
+  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+}
+
+#ifdef KSPMV_HAVE_KOKKOSKERNELS
+// Cross-check against KokkosSparse::spmv on the same matrix object: kspmv wraps the
+// KokkosKernels matrix without copying, and both results must agree to rounding.
+TYPED_TEST(Spmv, AgreesWithKokkosKernels) {
+  using Device = typename TestFixture::Device;
+  using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = random_csr({700, 650, 30, 0.1, 2000}, rng);
+  auto A = kspmv::to_device<double, int, int, Device>(h);
+  KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
+  const kspmv::CsrMatrix<double, int, int, Device> wrapped(kk);
+  EXPECT_EQ(wrapped.values.data(), A.values.data());
+  auto x = to_device_vector<double, Device>(random_vector(h.num_cols, rng), "x");
+  const auto y0 = random_vector(h.num_rows, rng);
+  auto y_kspmv = to_device_vector<double, Device>(y0, "y");
+  auto y_kk = to_device_vector<double, Device>(y0, "y");
+  kspmv::spmv(1.25, wrapped, x, -0.75, y_kspmv);
+  KokkosSparse::spmv("N", 1.25, kk, x, -0.75, y_kk);
+  const auto a = to_std_vector(y_kspmv), b = to_std_vector(y_kk);
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * (1 + std::abs(b[i]))) << "row " << i;
+}
+#endif
+
+}  // namespace
+}  // namespace kspmv_test
