@@ -22,7 +22,9 @@ TEST(Launch, AutomaticChoiceByAverageRowLength) {
   using kspmv::Algorithm;
   using kspmv::impl::choose_csr_algorithm;
   EXPECT_EQ(choose_csr_algorithm(1.5, 32), Algorithm::csr_scalar);
-  EXPECT_EQ(choose_csr_algorithm(7.0, 32), Algorithm::csr_vector);
+  EXPECT_EQ(choose_csr_algorithm(16.0, 32), Algorithm::csr_scalar);
+  EXPECT_EQ(choose_csr_algorithm(27.0, 32), Algorithm::csr_vector);
+  EXPECT_EQ(choose_csr_algorithm(27.0, 64), Algorithm::csr_vector);
   EXPECT_EQ(choose_csr_algorithm(100.0, 1), Algorithm::csr_scalar);  // host: one lane per row anyway
 }
 

@@ -67,11 +67,19 @@ inline int lanes_for_average_row_length(double average_row_length, int warp) {
   return lanes;
 }
 
-/// The automatic CSR choice: when a row would get a single lane anyway (average row length
-/// below 2, or a host backend), the thread-per-row kernel does the same work without team
-/// overhead.
+/// Average row length from which the automatic choice uses the vector kernel on a GPU.
+/// Measured on the H200 (perf_tests/results/h200): thread-per-row was 1.4-2.1x faster than
+/// vector CSR on 7-point Poisson (7 per row), banded (11), cage10 (13) and poly_chain (16)
+/// matrices, because a thread walking its whole row keeps more independent loads in flight;
+/// from 27 per row on, the two were within 15% either way (27-point Poisson: vector 14% faster).
+inline constexpr double gpu_vector_min_average_row_length = 24.0;
+
+/// The automatic CSR choice: the vector kernel on GPUs once rows average
+/// gpu_vector_min_average_row_length entries, the thread-per-row kernel otherwise and on host
+/// backends (where a row gets one lane anyway).
 inline Algorithm choose_csr_algorithm(double average_row_length, int warp) {
-  return lanes_for_average_row_length(average_row_length, warp) > 1 ? Algorithm::csr_vector : Algorithm::csr_scalar;
+  const bool vector = warp > 1 && average_row_length >= gpu_vector_min_average_row_length;
+  return vector ? Algorithm::csr_vector : Algorithm::csr_scalar;
 }
 
 /// Launch shape of the vector CSR kernel.

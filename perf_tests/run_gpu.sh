@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs, on a GPU machine, everything recorded under perf_tests/results/: the unit tests of a
+# CUDA (or HIP) build, the example, and the perf driver on the generated, replicated and real
+# matrices. Binaries come from a build of this repository against GPU Kokkos/KokkosKernels.
+#
+#   perf_tests/run_gpu.sh BIN_DIR REAL_MATRIX_DIR OUT_DIR
+#
+# BIN_DIR holds kspmv_unit_tests, spmv_mm and spmv_bench; REAL_MATRIX_DIR the .mtx files of
+# shared/matrices. Run from the repository root.
+set -uo pipefail
+bin=$1 real=$2 out=$3
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
+
+echo "== unit tests"
+KSPMV_TEST_DATA_DIR=unit_tests/data "$bin/kspmv_unit_tests" --gtest_brief=1 > "$out/unit_tests.log" 2>&1
+echo "unit tests exit code $?" | tee -a "$out/unit_tests.log"
+grep -E "PASSED|FAILED|tests ran" "$out/unit_tests.log"
+
+echo "== example"
+"$bin/spmv_mm" --grid 200 2>&1 | tee "$out/example.log"
+
+echo "== perf driver"
+replicated=()
+for spec in bcsstk13:1000 rajat01:2000 wiki-Vote:1000 arrow:600 Groebner_id2003_aug:500 poly_chain.512:1000 cage10:600; do
+  replicated+=(--mtx "$real/${spec%%:*}.mtx:${spec##*:}")
+done
+"$bin/spmv_bench" --suite all --real-dir "$real" "${replicated[@]}" --repeat 20 \
+  --json "$out/h200.json" --csv "$out/h200.csv" 2>&1 | tee "$out/bench.log"
+echo "bench exit code ${PIPESTATUS[0]}"

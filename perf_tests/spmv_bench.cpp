@@ -1,0 +1,455 @@
+// spmv_bench: every kspmv kernel beside KokkosKernels' spmv on the same matrices, with the
+// device's measured copy and read bandwidth in the same run.
+//
+//   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--real-dir DIR]
+//              [--repeat R] [--json FILE] [--csv FILE]
+//
+// --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
+// 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally.
+// Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
+// until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead.
+#include "matrices.hpp"
+
+#include <kspmv/kspmv.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+#include <KokkosKernels_config.h>
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#if KOKKOSKERNELS_VERSION >= 40200
+#define KSPMV_BENCH_SPMV_HANDLE 1
+#endif
+#endif
+
+namespace kspmv_bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Vector = Kokkos::View<double*, Device>;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Median seconds per call of f(), fenced; see the file comment.
+double time_per_call(const std::function<void()>& f, int repeat) {
+  f();
+  f();
+  Kokkos::fence();
+  auto t0 = Clock::now();
+  f();
+  Kokkos::fence();
+  const double once = std::max(seconds_since(t0), 1e-7);
+  const int batch = int(std::min(1000.0, std::max(1.0, 2e-3 / once)));
+  std::vector<double> samples;
+  for (int r = 0; r < repeat; ++r) {
+    t0 = Clock::now();
+    for (int b = 0; b < batch; ++b) f();
+    Kokkos::fence();
+    samples.push_back(seconds_since(t0) / batch);
+  }
+  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+  return samples[samples.size() / 2];
+}
+
+struct Bandwidth {
+  double copy = 0, read = 0;  // bytes per second
+  std::string copy_kernel, read_kernel;
+};
+
+struct SumFunctor {
+  Kokkos::View<const double*, Device> a;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i, double& s) const { s += a(i); }
+};
+
+// Eight independent partial sums per iteration: on CPUs a single running sum is a dependency
+// chain that caps the read rate far below memory bandwidth.
+struct Sum8Functor {
+  Kokkos::View<const double*, Device> a;
+  int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t c, double& s) const {
+    double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 8; ++k) {
+      const int64_t i = 8 * c + k;
+      if (i < n) p[k] = a(i);
+    }
+    s += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  }
+};
+
+// Copy: the faster of a range kernel y = x and Kokkos::deep_copy (the vendor's memcpy on GPUs)
+// over two large buffers, bytes read + written. Read: the fastest of a plain
+// reduction and a team reduction whose lanes read consecutive 8-element chunks, bytes read.
+Bandwidth measure_bandwidth(int64_t n, int repeat) {
+  Vector a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bw::a"), n), b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bw::b"), n);
+  Kokkos::deep_copy(a, 1.0);
+  Kokkos::deep_copy(b, 2.0);
+  Bandwidth bw;
+  const double t_copy = time_per_call(
+      [&] {
+        auto x = a;
+        auto y = b;
+        Kokkos::parallel_for("bench::copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+                             KOKKOS_LAMBDA(const int64_t i) { y(i) = x(i); });
+      },
+      repeat);
+  const double t_deep_copy = time_per_call([&] { Kokkos::deep_copy(ExecSpace(), b, a); }, repeat);
+  bw.copy = 2.0 * n * sizeof(double) / std::min(t_copy, t_deep_copy);
+  bw.copy_kernel = t_copy <= t_deep_copy ? "range copy" : "deep_copy";
+  double sink = 0;
+  const double t_plain = time_per_call(
+      [&] {
+        Kokkos::parallel_reduce("bench::read[range]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+                                SumFunctor{a}, sink);
+      },
+      repeat);
+  const double t_chunked = time_per_call(
+      [&] {
+        Kokkos::parallel_reduce("bench::read[range x8]",
+                                Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, (n + 7) / 8),
+                                Sum8Functor{a, n}, sink);
+      },
+      repeat);
+  // Team variant: each team reads a contiguous block of team*lanes*64 elements, thread j of the
+  // flattened (thread, lane) grid reading element j of each stripe, so every load coalesces.
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  const int lanes = kspmv::impl::warp_width<ExecSpace>();
+  const int team = kspmv::impl::is_gpu_space<ExecSpace>() ? 512 / lanes : 1;
+  const int stripes = 64;
+  const int64_t per_team = int64_t(team) * lanes * stripes;
+  const double t_team = time_per_call(
+      [&] {
+        auto x = a;
+        const int64_t len = n;
+        Kokkos::parallel_reduce(
+            "bench::read[team]", Team(int((n + per_team - 1) / per_team), team, lanes),
+            KOKKOS_LAMBDA(const typename Team::member_type& m, double& s) {
+              const int64_t base = int64_t(m.league_rank()) * per_team;
+              double t = 0;
+              Kokkos::parallel_reduce(
+                  Kokkos::TeamThreadRange(m, team * stripes),
+                  [&](const int j, double& u) {
+                    double v = 0;
+                    Kokkos::parallel_reduce(
+                        Kokkos::ThreadVectorRange(m, lanes),
+                        [&](const int l, double& w) {
+                          const int64_t i = base + int64_t(j) * lanes + l;
+                          if (i < len) w += x(i);
+                        },
+                        v);
+                    u += v;
+                  },
+                  t);
+              Kokkos::single(Kokkos::PerTeam(m), [&] { s += t; });
+            },
+            sink);
+      },
+      repeat);
+  const double t_read = std::min({t_plain, t_chunked, t_team});
+  bw.read = n * sizeof(double) / t_read;
+  bw.read_kernel = t_read == t_plain ? "range reduce" : (t_read == t_chunked ? "range reduce x8" : "team reduce");
+  return bw;
+}
+
+// The driver's own oracle: one thread per row, accumulating in double, independent of the
+// kernels under test.
+Vector reference(const Matrix& A, const Vector& x) {
+  Vector y("bench::reference", A.num_rows());
+  auto offsets = A.row_offsets;
+  auto indices = A.col_indices;
+  auto values = A.values;
+  Kokkos::parallel_for(
+      "bench::reference", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()), KOKKOS_LAMBDA(const int i) {
+        double s = 0;
+        for (int k = offsets(i); k < offsets(i + 1); ++k) s += values(k) * x(indices(k));
+        y(i) = s;
+      });
+  return y;
+}
+
+double max_relative_error(const Vector& y, const Vector& ref) {
+  double err = 0, scale = 0;
+  Kokkos::parallel_reduce(
+      "bench::error", Kokkos::RangePolicy<ExecSpace>(0, int(y.extent(0))),
+      KOKKOS_LAMBDA(const int i, double& e) {
+        const double d = y(i) - ref(i);
+        const double a = d < 0 ? -d : d;
+        e = (a > e || a != a) ? a : e;  // NaN wins
+      },
+      Kokkos::Max<double>(err));
+  Kokkos::parallel_reduce(
+      "bench::scale", Kokkos::RangePolicy<ExecSpace>(0, int(ref.extent(0))),
+      KOKKOS_LAMBDA(const int i, double& s) { s = ref(i) > s ? ref(i) : (-ref(i) > s ? -ref(i) : s); },
+      Kokkos::Max<double>(scale));
+  return err / (scale > 0 ? scale : 1.0);
+}
+
+// One way of computing y = A*x: a kspmv kernel or a KokkosKernels algorithm. setup() does the
+// one-time work (format conversion, analysis, handle creation) and returns its seconds; run()
+// is the per-call SpMV.
+struct Candidate {
+  std::string name;
+  std::function<double()> setup;
+  std::function<void()> run;
+};
+
+struct Row {
+  std::string group, matrix, kernel, status;
+  int64_t rows = 0, cols = 0, nnz = 0;
+  double seconds = 0, setup_seconds = 0, error = 0;
+};
+
+std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y) {
+  std::vector<Candidate> list;
+  for (kspmv::Algorithm a : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar, kspmv::Algorithm::csr_vector}) {
+    kspmv::SpmvOptions o;
+    o.algorithm = a;
+    list.push_back({std::string("kspmv:") + kspmv::to_string(a), [] { return 0.0; },
+                    [=] { kspmv::spmv(1.0, A, x, 0.0, y, o); }});
+  }
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+  using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
+  const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
+#if defined(KSPMV_BENCH_SPMV_HANDLE)
+  using Handle = KokkosSparse::SPMVHandle<Device, KKMatrix, Vector, Vector>;
+  const std::pair<const char*, KokkosSparse::SPMVAlgorithm> algorithms[] = {
+      {"kk:default", KokkosSparse::SPMV_DEFAULT},
+      {"kk:native", KokkosSparse::SPMV_NATIVE},
+      {"kk:native_merge_path", KokkosSparse::SPMV_NATIVE_MERGE_PATH}};
+  for (const auto& [name, algorithm] : algorithms) {
+    auto handle = std::make_shared<std::unique_ptr<Handle>>();
+    const auto algo = algorithm;
+    // Setup: a fresh handle's first call, which runs the TPL's analysis (cuSPARSE buffer
+    // sizing, merge-path partition), less one steady-state call, measured by the caller.
+    list.push_back({name,
+                    [=] {
+                      Kokkos::fence();
+                      const auto t0 = Clock::now();
+                      *handle = std::make_unique<Handle>(algo);
+                      KokkosSparse::spmv(handle->get(), "N", 1.0, kk, x, 0.0, y);
+                      Kokkos::fence();
+                      return seconds_since(t0);
+                    },
+                    [=] { KokkosSparse::spmv(handle->get(), "N", 1.0, kk, x, 0.0, y); }});
+  }
+#else
+  list.push_back({"kk:default", [] { return 0.0; }, [=] { KokkosSparse::spmv("N", 1.0, kk, x, 0.0, y); }});
+#endif
+#endif
+  return list;
+}
+
+std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat) {
+  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::x"), A.num_cols());
+  Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
+  Kokkos::parallel_for(
+      "bench::init_x", Kokkos::RangePolicy<ExecSpace>(0, A.num_cols()),
+      KOKKOS_LAMBDA(const int j) { x(j) = 2.0 * unit(mix(0x5eed + uint64_t(j))) - 1.0; });
+  const Vector ref = reference(A, x);
+  std::vector<Row> rows;
+  for (const Candidate& c : candidates(A, x, y)) {
+    Row r{group, name, c.name, "ok", A.num_rows(), A.num_cols(), int64_t(A.nnz())};
+    Kokkos::deep_copy(y, std::nan(""));  // every entry must be written
+    const double setup_and_first = c.setup();
+    c.run();
+    Kokkos::fence();
+    r.error = max_relative_error(y, ref);
+    if (!(r.error <= 1e-10)) {
+      r.status = "WRONG";  // reported, not timed
+    } else {
+      r.seconds = time_per_call(c.run, repeat);
+      r.setup_seconds = std::max(0.0, setup_and_first - (setup_and_first > 0 ? r.seconds : 0.0));
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// Minimum bytes of y = A*x (beta == 0) in CSR with double values, int indices and offsets.
+double csr_min_bytes(const Row& r) {
+  return double(r.nnz) * (8 + 4) + double(r.rows + 1) * 4 + double(r.cols) * 8 + double(r.rows) * 8;
+}
+
+struct Options {
+  std::string suite = "all";
+  double scale = 1.0;
+  std::vector<std::pair<std::string, int>> mtx;
+  std::string real_dir;
+  int repeat = 20;
+  std::string json, csv;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument("missing value after " + a);
+      return argv[++i];
+    };
+    if (a == "--suite") {
+      o.suite = value();
+    } else if (a == "--scale") {
+      o.scale = std::stod(value());
+    } else if (a == "--mtx") {
+      const std::string v = value();
+      const auto colon = v.rfind(':');
+      if (colon != std::string::npos && colon + 1 < v.size() && std::isdigit(static_cast<unsigned char>(v[colon + 1]))) {
+        o.mtx.push_back({v.substr(0, colon), std::stoi(v.substr(colon + 1))});
+      } else {
+        o.mtx.push_back({v, 1});
+      }
+    } else if (a == "--real-dir") {
+      o.real_dir = value();
+    } else if (a == "--repeat") {
+      o.repeat = std::max(1, std::stoi(value()));
+    } else if (a == "--json") {
+      o.json = value();
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else {
+      throw std::invalid_argument("unknown argument '" + a + "'");
+    }
+  }
+  if (o.suite != "large" && o.suite != "real" && o.suite != "all" && o.suite != "none") {
+    throw std::invalid_argument("--suite must be large, real, all or none");
+  }
+  return o;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string r;
+  for (char c : s) {
+    if (c == '"' || c == '\\') r += '\\';
+    r += c;
+  }
+  return r;
+}
+
+int run(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  const bool gpu = kspmv::impl::is_gpu_space<ExecSpace>();
+  // Far beyond any cache (H200 L2: 60 MB; CPU L3: tens of MB), independent of --scale.
+  const int64_t bw_elements = int64_t((gpu ? 4.0e9 : 4.0e8) / 8);
+  const Bandwidth bw = measure_bandwidth(bw_elements, opt.repeat);
+  std::printf("backend %s; copy bandwidth %.1f GB/s (%s), read bandwidth %.1f GB/s (%s), buffers of %.2f GB\n",
+              ExecSpace::name(), bw.copy * 1e-9, bw.copy_kernel.c_str(), bw.read * 1e-9, bw.read_kernel.c_str(),
+              bw_elements * 8e-9);
+
+  std::vector<Row> rows;
+  auto add = [&](const std::string& group, const std::string& name, const Matrix& A) {
+    std::printf("  running %s (%d x %d, %lld nnz, %.2f GB CSR)\n", name.c_str(), A.num_rows(), A.num_cols(),
+                (long long)A.nnz(), (A.nnz() * 12.0 + A.num_rows() * 4.0) * 1e-9);
+    std::fflush(stdout);
+    const auto r = bench_matrix(group, name, A, opt.repeat);
+    rows.insert(rows.end(), r.begin(), r.end());
+  };
+
+  if (opt.suite == "large" || opt.suite == "all") {
+    const double s = opt.scale;
+    const int g7 = int(std::cbrt(s) * 300), g27 = int(std::cbrt(s) * 200);
+    add("large", "poisson7_" + std::to_string(g7) + "^3", kspmv::poisson_3d<double, int, int, Device>(g7, g7, g7, 7));
+    add("large", "poisson27_" + std::to_string(g27) + "^3", kspmv::poisson_3d<double, int, int, Device>(g27, g27, g27, 27));
+    const int64_t m = int64_t(s * 16e6);
+    add("large", "uniform_random", build({Family::uniform_random, m, m, 1, 16, 0}));
+    add("large", "power_law", build({Family::power_law, m, m, 2, std::min<int64_t>(m, 200000), 0}));
+    add("large", "banded", build({Family::banded, 2 * m, 2 * m, 3, 5, 0}));
+    add("large", "heavy_rows", build({Family::heavy_rows, m / 2, m / 2, 4, m / 4, m / 32}));
+  }
+  for (const auto& [file, k] : opt.mtx) {
+    const std::string base = file.substr(file.find_last_of('/') + 1);
+    add(k > 1 ? "replicated" : "file", base + (k > 1 ? " x" + std::to_string(k) : ""),
+        kspmv::to_device<double, int, int, Device>(replicate(kspmv::read_matrix_market(file), k)));
+  }
+  if ((opt.suite == "real" || opt.suite == "all") && !opt.real_dir.empty()) {
+    for (const char* name : {"lap3D_7pt_n20", "lap2D_5pt_n100", "west0479", "bcsstk13", "rajat01", "arrow",
+                             "wiki-Vote", "mbeacxc", "Groebner_id2003_aug", "poly_chain.512", "cage10", "ani4"}) {
+      const std::string path = opt.real_dir + "/" + name + ".mtx";
+      if (!std::ifstream(path)) continue;
+      add("real (fits in L2)", name, kspmv::read_csr<double, int, int, Device>(path));
+    }
+  }
+
+  // Derived figures, per matrix against KokkosKernels' default.
+  std::map<std::string, double> kk_default;
+  for (const Row& r : rows)
+    if (r.kernel == "kk:default" && r.status == "ok") kk_default[r.matrix] = r.seconds;
+
+  std::printf("\n%-22s %-24s %10s %8s %8s %7s %7s %8s %9s %8s\n", "matrix", "kernel", "us/SpMV", "GFLOP/s",
+              "GB/s", "%read", "%copy", "setup/x", "vs kk:def", "rel.err");
+  std::ostringstream json, csv;
+  csv << "group,matrix,rows,cols,nnz,kernel,status,seconds,gflops,gbs,frac_read_bw,frac_copy_bw,setup_seconds,"
+         "setup_over_spmv,speedup_vs_kk_default,max_rel_error\n";
+  json << "{\n  \"backend\": \"" << ExecSpace::name() << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n";
+#if defined(KOKKOSKERNELS_VERSION)
+  json << "  \"kokkoskernels_version\": " << KOKKOSKERNELS_VERSION << ",\n";
+#endif
+  json << "  \"copy_bandwidth_gbs\": " << bw.copy * 1e-9 << ",\n  \"copy_kernel\": \"" << bw.copy_kernel
+       << "\",\n  \"read_bandwidth_gbs\": " << bw.read * 1e-9 << ",\n  \"read_kernel\": \"" << bw.read_kernel << "\"" 
+       << ",\n  \"repeat\": " << opt.repeat << ",\n  \"results\": [\n";
+  std::string last_matrix;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const bool ok = r.status == "ok";
+    const double gbs = ok ? csr_min_bytes(r) / r.seconds : 0;
+    const double gflops = ok ? 2.0 * r.nnz / r.seconds * 1e-9 : 0;
+    const auto kk = kk_default.find(r.matrix);
+    const double speedup = ok && kk != kk_default.end() ? kk->second / r.seconds : 0;
+    const double setup_ratio = ok ? r.setup_seconds / r.seconds : 0;
+    if (r.matrix != last_matrix) std::printf("%s\n", std::string(120, '-').c_str());
+    last_matrix = r.matrix;
+    if (ok) {
+      std::printf("%-22s %-24s %10.2f %8.2f %8.1f %6.1f%% %6.1f%% %8.1f %9.2f %8.1e\n", r.matrix.substr(0, 22).c_str(),
+                  r.kernel.c_str(), r.seconds * 1e6, gflops, gbs * 1e-9, 100 * gbs / bw.read, 100 * gbs / bw.copy,
+                  setup_ratio, speedup, r.error);
+    } else {
+      std::printf("%-22s %-24s %10s   (max relative error %.2e: not timed)\n", r.matrix.substr(0, 22).c_str(),
+                  r.kernel.c_str(), r.status.c_str(), r.error);
+    }
+    csv << '"' << r.group << "\",\"" << r.matrix << "\"," << r.rows << ',' << r.cols << ',' << r.nnz << ','
+        << r.kernel << ',' << r.status << ',' << r.seconds << ',' << gflops << ',' << gbs * 1e-9 << ','
+        << gbs / bw.read << ',' << gbs / bw.copy << ',' << r.setup_seconds << ',' << setup_ratio << ',' << speedup
+        << ',' << r.error << '\n';
+    json << "    {\"group\": \"" << json_escape(r.group) << "\", \"matrix\": \"" << json_escape(r.matrix)
+         << "\", \"rows\": " << r.rows << ", \"cols\": " << r.cols << ", \"nnz\": " << r.nnz << ", \"kernel\": \""
+         << r.kernel << "\", \"status\": \"" << r.status << "\", \"seconds\": " << r.seconds
+         << ", \"gflops\": " << gflops << ", \"gbs\": " << gbs * 1e-9 << ", \"frac_read_bw\": " << gbs / bw.read
+         << ", \"frac_copy_bw\": " << gbs / bw.copy << ", \"setup_seconds\": " << r.setup_seconds
+         << ", \"setup_over_spmv\": " << setup_ratio << ", \"speedup_vs_kk_default\": " << speedup
+         << ", \"max_rel_error\": " << (std::isfinite(r.error) ? r.error : 1e300) << "}"
+         << (i + 1 < rows.size() ? ",\n" : "\n");
+  }
+  json << "  ]\n}\n";
+  if (!opt.json.empty()) std::ofstream(opt.json) << json.str();
+  if (!opt.csv.empty()) std::ofstream(opt.csv) << csv.str();
+  int wrong = 0;
+  for (const Row& r : rows) wrong += r.status != "ok";
+  if (wrong) std::printf("\n%d kernel(s) gave WRONG results\n", wrong);
+  return wrong ? 2 : 0;
+}
+
+}  // namespace
+}  // namespace kspmv_bench
+
+int main(int argc, char* argv[]) {
+  Kokkos::initialize(argc, argv);
+  int status = 0;
+  try {
+    status = kspmv_bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spmv_bench: %s\n", e.what());
+    status = 1;
+  }
+  Kokkos::finalize();
+  return status;
+}
