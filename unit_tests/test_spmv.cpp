@@ -4,6 +4,7 @@
 #include <kspmv/spmv.hpp>
 
 #include "backends.hpp"
+#include "cases.hpp"
 #include "reference.hpp"
 
 #include <cmath>
@@ -18,8 +19,6 @@
 
 namespace kspmv_test {
 namespace {
-
-const double nan = std::numeric_limits<double>::quiet_NaN();
 
 template <class ExecSpace>
 class Spmv : public ::testing::Test {
@@ -49,36 +48,6 @@ std::vector<kspmv::SpmvOptions> all_csr_options() {
   return all;
 }
 
-inline std::string describe(const kspmv::SpmvOptions& o) {
-  return std::string(kspmv::to_string(o.algorithm)) + " lanes=" + std::to_string(o.lanes_per_row) +
-         " team=" + std::to_string(o.team_size) + " rows/thread=" + std::to_string(o.rows_per_thread);
-}
-
-// Runs y = alpha*A*x + beta*y0 on the device and compares with the host reference.
-template <class ExecSpace, class Scalar, class Ordinal, class Offset>
-::testing::AssertionResult check_spmv(const kspmv::HostCsr& host, double alpha, const std::vector<double>& x,
-                                      double beta, const std::vector<double>& y0, const kspmv::SpmvOptions& options) {
-  using Device = DeviceOf<ExecSpace>;
-  auto A = kspmv::to_device<Scalar, Ordinal, Offset, Device>(host);
-  auto xd = to_device_vector<Scalar, Device>(x, "x");
-  auto yd = to_device_vector<Scalar, Device>(y0, "y");
-  kspmv::spmv(ExecSpace(), alpha, A, xd, beta, yd, options);
-  ExecSpace().fence();
-  const Reference ref = reference_spmv(alpha, host, x, beta, y0);
-  return matches_reference(to_std_vector(yd), ref) << "\n  with " << describe(options) << ", alpha " << alpha
-                                                   << ", beta " << beta << ", A " << host.num_rows << " x "
-                                                   << host.num_cols << " nnz " << host.col_indices.size();
-}
-
-kspmv::HostCsr golden_5x5() {
-  kspmv::HostCsr A;
-  A.num_rows = A.num_cols = 5;
-  A.row_offsets = {0, 3, 6, 8, 10, 12};
-  A.col_indices = {0, 1, 4, 0, 1, 2, 2, 3, 1, 3, 0, 4};
-  A.values = {4, -1, 2, -1, 4, -1, 5, -2, 1, 3, 7, 1};
-  return A;
-}
-
 TYPED_TEST(Spmv, Golden5x5HandComputed) {
   using Device = typename TestFixture::Device;
   // A*x with x = (1..5) is (12, 4, 7, 14, 12); so 2*A*x - 1*(1,...,1) = (23, 7, 13, 27, 23).
@@ -93,12 +62,7 @@ TYPED_TEST(Spmv, Golden5x5HandComputed) {
 
 TYPED_TEST(Spmv, FourRowsWithEmptyRowBetaZeroOverwritesNaN) {
   using Device = typename TestFixture::Device;
-  kspmv::HostCsr h;
-  h.num_rows = 4;
-  h.num_cols = 3;
-  h.row_offsets = {0, 2, 2, 3, 6};
-  h.col_indices = {0, 2, 1, 0, 1, 2};
-  h.values = {1, 2, 3, -1, 1, 1};
+  const kspmv::HostCsr h = four_rows_with_empty_row();
   // x = (1, -1, 2): rows give 1 + 4, nothing, -3, -1 - 1 + 2.
   for (const auto& options : all_csr_options<TypeParam>()) {
     auto A = kspmv::to_device<float, int, int, Device>(h);
@@ -111,9 +75,7 @@ TYPED_TEST(Spmv, FourRowsWithEmptyRowBetaZeroOverwritesNaN) {
 
 TYPED_TEST(Spmv, RealMatricesAgainstReference) {
   std::mt19937_64 rng(test_seed());
-  for (const char* name : {"lap3D_7pt_n20.mtx", "west0479.mtx", "bcsstk13.mtx", "rajat01.mtx", "arrow.mtx",
-                           "wiki-Vote.mtx", "mbeacxc.mtx", "Groebner_id2003_aug.mtx", "poly_chain.512.mtx",
-                           "ani4.mtx"}) {
+  for (const char* name : all_real_matrices) {
     SCOPED_TRACE(name);
     const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
     const auto x = random_vector(A.num_cols, rng);
@@ -124,30 +86,6 @@ TYPED_TEST(Spmv, RealMatricesAgainstReference) {
     EXPECT_TRUE((check_spmv<TypeParam, float, int, int>(A, 1.0, x, 0.0, y0, {})));
   }
 }
-
-struct RandomCase {
-  const char* what;
-  RandomShape shape;
-  double alpha, beta;
-  bool nan_in_y;
-};
-
-const RandomCase random_cases[] = {
-    {"square", {500, 500, 12, 0.1, 0}, 1.0, 1.0, false},
-    {"beta 0 with NaN in y", {300, 300, 20, 0.2, 0}, -2.0, 0.0, true},
-    {"alpha 0 scales y", {200, 200, 8, 0.1, 0}, 0.0, 3.0, false},
-    {"alpha 0 beta 0 with NaN in y", {200, 200, 8, 0.1, 0}, 0.0, 0.0, true},
-    {"many empty rows", {400, 400, 6, 0.7, 0}, 1.0, -1.0, false},
-    {"one row holds half the entries", {1000, 800, 4, 0.1, 3000}, 0.5, 2.0, false},
-    {"single huge row", {1, 20000, 0, 0.0, 20000}, 1.0, 0.0, true},
-    {"tall", {900, 60, 10, 0.1, 0}, 1.0, 0.5, false},
-    {"wide", {60, 900, 80, 0.1, 0}, 1.0, 0.5, false},
-    {"long rows", {120, 3000, 400, 0.05, 0}, 1.0, 1.0, false},
-    {"no rows", {0, 50, 5, 0.0, 0}, 1.0, 1.0, false},
-    {"no columns", {70, 0, 5, 0.0, 0}, 1.0, 2.0, false},
-    {"no columns, beta 0 with NaN", {70, 0, 5, 0.0, 0}, 1.0, 0.0, true},
-    {"no entries", {80, 80, 0, 0.0, 0}, 2.0, -1.0, false},
-};
 
 TYPED_TEST(Spmv, FreshRandomMatrices) {
   const uint64_t seed = test_seed();

@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "impl/matrix_base.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -34,6 +36,7 @@ class CsrMatrix {
   static_assert(std::is_integral<Offset>::value, "kspmv::CsrMatrix: Offset must be an integer type");
 
  public:
+  using format_tag = impl::csr_tag;
   using value_type = Scalar;
   using ordinal_type = Ordinal;
   using offset_type = Offset;

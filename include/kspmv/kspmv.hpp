@@ -2,7 +2,13 @@
 /// \file kspmv.hpp
 /// Umbrella header: everything a kspmv user needs.
 
+#include "blocked_ell.hpp"
+#include "convert.hpp"
+#include "coo.hpp"
 #include "csr.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
 #include "generate.hpp"
+#include "hyb.hpp"
 #include "io.hpp"
 #include "spmv.hpp"

@@ -1,13 +1,24 @@
 #pragma once
 /// \file spmv.hpp
-/// The public entry point: y = alpha*A*x + beta*y.
+/// The public entry point, y = alpha*A*x + beta*y, for every matrix type: argument checks,
+/// quick returns, then dispatch to a kernel of A's format.
 
 #include <Kokkos_Core.hpp>
 
+#include "blocked_ell.hpp"
+#include "coo.hpp"
 #include "csr.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
+#include "hyb.hpp"
+#include "impl/blocked_ell.hpp"
+#include "impl/coo.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_vector.hpp"
+#include "impl/dia.hpp"
+#include "impl/ell.hpp"
 #include "impl/launch.hpp"
+#include "impl/scale.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -22,26 +33,6 @@ template <class T>
 struct non_deduced {
   using type = T;
 };
-
-template <class YView>
-struct ScaleFunctor {
-  using scalar_type = typename YView::non_const_value_type;
-  YView y;
-  scalar_type beta;
-  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
-    // beta == 0 overwrites: 0 * NaN would be NaN.
-    y(i) = beta == scalar_type(0) ? scalar_type(0) : beta * y(i);
-  }
-};
-
-/// y = beta*y (y = 0 when beta == 0), the whole of spmv when alpha == 0 or A has no entries.
-template <class ExecSpace, class YView>
-void scale_y(const ExecSpace& space, typename YView::non_const_value_type beta, const YView& y) {
-  if (beta == 1) return;
-  Kokkos::parallel_for("kspmv::spmv[scale_y]",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, y.extent(0)),
-                       ScaleFunctor<YView>{y, beta});
-}
 
 template <class Matrix, class XView, class YView>
 void check_dimensions(const Matrix& A, const XView& x, const YView& y) {
@@ -65,37 +56,127 @@ inline void check_options(const SpmvOptions& o) {
   }
 }
 
+[[noreturn]] inline void unsupported_algorithm(Algorithm a, const char* format) {
+  throw std::invalid_argument(std::string("kspmv::spmv: algorithm ") + to_string(a) + " does not apply to a " +
+                              format + " matrix");
+}
+
 template <class ExecSpace>
-void check_vector_options(const CsrVectorShape& shape) {
+void check_vector_shape(const CsrVectorShape& shape) {
   const int max_lanes = Kokkos::TeamPolicy<ExecSpace>::vector_length_max();
   if (!is_power_of_two(shape.lanes_per_row) || shape.lanes_per_row > max_lanes) {
     throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(shape.lanes_per_row) +
                                 " must be a power of two <= " + std::to_string(max_lanes) + " on this backend");
   }
-  if (shape.team_size < 1 || shape.rows_per_thread < 1) {
-    throw std::invalid_argument("kspmv::spmv: team_size and rows_per_thread must be positive (0 = automatic)");
+}
+
+// One dispatch per format. Each picks the kernel (options.algorithm or the heuristic of
+// launch.hpp) and launches it; arguments are already checked.
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  Algorithm algorithm = options.algorithm;
+  if (algorithm == Algorithm::automatic) {
+    algorithm = choose_csr_algorithm(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
   }
+  switch (algorithm) {
+    case Algorithm::csr_scalar:
+      spmv_csr_scalar(space, alpha, A, x, beta, y);
+      return;
+    case Algorithm::csr_vector: {
+      const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), options);
+      check_vector_shape<ExecSpace>(shape);
+      spmv_csr_vector(space, alpha, A, x, beta, y, shape);
+      return;
+    }
+    default:
+      unsupported_algorithm(algorithm, "CSR");
+  }
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const EllMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "ELLPACK");
+  spmv_ell(space, alpha, A, x, beta, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const BlockedEllMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "blocked ELLPACK");
+  spmv_blocked_ell(space, alpha, A, x, beta, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const DiaMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "DIA");
+  spmv_dia(space, alpha, A, x, beta, y);
+}
+
+// y += alpha*A*x for the COO kernels, which accumulate into y.
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void accumulate_coo(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x,
+                    const YView& y, Algorithm algorithm, const char* format) {
+  switch (algorithm) {
+    case Algorithm::automatic:
+    case Algorithm::coo_atomic:
+      spmv_coo_atomic(space, alpha, A, x, y);
+      return;
+    case Algorithm::coo_deterministic:
+      spmv_coo_deterministic(space, alpha, A, x, y);
+      return;
+    default:
+      unsupported_algorithm(algorithm, format);
+  }
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::coo_atomic &&
+      options.algorithm != Algorithm::coo_deterministic) {
+    unsupported_algorithm(options.algorithm, "COO");
+  }
+  scale_y(space, beta, y);
+  accumulate_coo(space, alpha, A, x, y, options.algorithm, "COO");
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::coo_atomic &&
+      options.algorithm != Algorithm::coo_deterministic) {
+    unsupported_algorithm(options.algorithm, "HYB");
+  }
+  // beta is applied exactly once, by the ELL part, which covers every row; the COO part adds.
+  spmv_ell(space, alpha, A.ell, x, beta, y);
+  if (A.coo.nnz() > 0) accumulate_coo(space, alpha, A.coo, x, y, options.algorithm, "HYB");
 }
 
 }  // namespace impl
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
-/// Kokkos kernel on that instance).
+/// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, EllMatrix,
+/// BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
 ///
 /// Semantics follow BLAS and KokkosKernels:
 ///  - beta == 0 overwrites y: its old contents are never read, so NaN or Inf in y do not leak;
 ///  - alpha == 0 computes y = beta*y without reading A or x;
 ///  - num_rows, num_cols or nnz == 0 are valid (an empty product contributes 0).
 /// Throws std::invalid_argument, before any kernel runs, if x does not have num_cols entries or
-/// y does not have num_rows entries, or if options are out of range.
+/// y does not have num_rows entries, or if options do not apply to A's format.
 ///
-/// \param options forces an algorithm or launch tunables; the default picks by average row length.
-template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class XView, class YView>
-std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
-    const ExecSpace& space, typename impl::non_deduced<Scalar>::type alpha,
-    const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const XView& x,
-    typename impl::non_deduced<Scalar>::type beta, const YView& y, const SpmvOptions& options = SpmvOptions()) {
-  using Matrix = CsrMatrix<Scalar, Ordinal, Offset, Device>;
+/// \param options forces an algorithm or launch tunables; the default picks per format and,
+///        for CSR, by average row length (impl/launch.hpp).
+template <class ExecSpace, class Matrix, class XView, class YView>
+std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
+    const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
+    const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const SpmvOptions& options = SpmvOptions()) {
+  using Scalar = typename Matrix::value_type;
   static_assert(Kokkos::is_view<XView>::value && XView::rank == 1, "kspmv::spmv: x must be a rank-1 Kokkos::View");
   static_assert(Kokkos::is_view<YView>::value && YView::rank == 1, "kspmv::spmv: y must be a rank-1 Kokkos::View");
   static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value,
@@ -116,41 +197,21 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     impl::scale_y(space, beta, y);
     return;
   }
-
   // x is gathered: read it through the read-only (texture / __ldg) path where the backend has one.
   using XRandomAccess = Kokkos::View<const Scalar*, typename XView::array_layout, typename XView::device_type,
                                      Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   const XRandomAccess x_ra = x;
-
-  constexpr int warp = impl::warp_width<ExecSpace>();
-  Algorithm algorithm = options.algorithm;
-  if (algorithm == Algorithm::automatic) {
-    algorithm = impl::choose_csr_algorithm(double(A.nnz()) / double(A.num_rows()), warp);
-  }
-  switch (algorithm) {
-    case Algorithm::csr_scalar:
-      impl::spmv_csr_scalar(space, alpha, A, x_ra, beta, y);
-      return;
-    case Algorithm::csr_vector: {
-      const impl::CsrVectorShape shape = impl::csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), options);
-      impl::check_vector_options<ExecSpace>(shape);
-      impl::spmv_csr_vector(space, alpha, A, x_ra, beta, y, shape);
-      return;
-    }
-    case Algorithm::automatic:
-      break;
-  }
-  throw std::invalid_argument(std::string("kspmv::spmv: algorithm ") + to_string(algorithm) +
-                              " does not apply to a CSR matrix");
+  impl::dispatch(space, alpha, A, x_ra, beta, y, options);
 }
 
 /// y = alpha*A*x + beta*y on a default-constructed instance of A's execution space.
 /// See the overload taking an execution space instance for the semantics.
-template <class Scalar, class Ordinal, class Offset, class Device, class XView, class YView>
-void spmv(typename impl::non_deduced<Scalar>::type alpha, const CsrMatrix<Scalar, Ordinal, Offset, Device>& A,
-          const XView& x, typename impl::non_deduced<Scalar>::type beta, const YView& y,
-          const SpmvOptions& options = SpmvOptions()) {
-  spmv(typename Device::execution_space(), alpha, A, x, beta, y, options);
+template <class Matrix, class XView, class YView>
+std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
+    typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A, const XView& x,
+    typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const SpmvOptions& options = SpmvOptions()) {
+  spmv(typename Matrix::execution_space(), alpha, A, x, beta, y, options);
 }
 
 }  // namespace kspmv

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace kspmv {
 
@@ -13,8 +14,10 @@ namespace kspmv {
 /// impl::choose_csr_algorithm).
 enum class Algorithm {
   automatic,
-  csr_scalar,  ///< one thread per row
-  csr_vector,  ///< a power-of-two group of vector lanes per row
+  csr_scalar,         ///< CSR: one thread per row
+  csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
+  coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
+  coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
@@ -23,6 +26,8 @@ inline const char* to_string(Algorithm a) {
     case Algorithm::automatic: return "automatic";
     case Algorithm::csr_scalar: return "csr_scalar";
     case Algorithm::csr_vector: return "csr_vector";
+    case Algorithm::coo_atomic: return "coo_atomic";
+    case Algorithm::coo_deterministic: return "coo_deterministic";
   }
   return "unknown";
 }
@@ -113,6 +118,59 @@ CsrVectorShape csr_vector_shape(int64_t num_rows, int64_t nnz, const SpmvOptions
     s.rows_per_thread = options.rows_per_thread > 0 ? options.rows_per_thread : (average < 20 ? 256 : 64);
   }
   return s;
+}
+
+/// Blocked ELLPACK slice height when the caller does not choose one: a warp or wavefront on GPUs,
+/// so one slice is one coalesced load per slot; 8 on host backends (a cache line of doubles).
+template <class ExecSpace>
+constexpr int default_slice_height() {
+  return is_gpu_space<ExecSpace>() ? warp_width<ExecSpace>() : 8;
+}
+
+/// Blocked ELLPACK team shape: on GPUs a team of 256 threads covers 256 / slice_height slices
+/// (one thread per row); on host backends one thread walks 64 slices in a row.
+struct BlockedEllShape {
+  int team_size;
+  int slices_per_team;
+};
+template <class ExecSpace>
+BlockedEllShape blocked_ell_shape(int slice_height) {
+  if (is_gpu_space<ExecSpace>()) {
+    const int slices = slice_height >= 256 ? 1 : 256 / slice_height;
+    return {slices * slice_height, slices};
+  }
+  return {1, 64};
+}
+
+/// Entries per thread of the deterministic COO kernel: few on GPUs, where many threads hide
+/// latency; large chunks on host backends, where a thread streams its chunk.
+template <class ExecSpace>
+constexpr int coo_chunk_size() {
+  return is_gpu_space<ExecSpace>() ? 16 : 4096;
+}
+
+/// HYB's ELLPACK width from the row-length histogram (histogram[L] = rows of length L): the width
+/// w minimising the bytes stored, w*num_rows*(value + index) for the ELL part plus
+/// overflow(w)*(value + 2 indices) for the COO part, overflow(w) = sum over rows of max(0, L - w).
+/// Ties go to the smaller width.
+inline int64_t hyb_width_minimizing_bytes(const std::vector<int64_t>& histogram, int64_t num_rows,
+                                          size_t value_bytes, size_t index_bytes) {
+  if (histogram.empty()) return 0;
+  const int64_t max_length = int64_t(histogram.size()) - 1;
+  int64_t longer = 0;    // rows longer than w
+  int64_t overflow = 0;  // entries beyond w
+  int64_t best_width = max_length;
+  double best_bytes = double(max_length) * num_rows * (value_bytes + index_bytes);
+  for (int64_t w = max_length - 1; w >= 0; --w) {
+    longer += histogram[size_t(w + 1)];
+    overflow += longer;
+    const double bytes = double(w) * num_rows * (value_bytes + index_bytes) + double(overflow) * (value_bytes + 2 * index_bytes);
+    if (bytes <= best_bytes) {
+      best_bytes = bytes;
+      best_width = w;
+    }
+  }
+  return best_width;
 }
 
 }  // namespace impl

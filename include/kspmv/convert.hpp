@@ -1,0 +1,108 @@
+#pragma once
+/// \file convert.hpp
+/// Conversions between CSR and every other format, run on the device of the matrix (only sizes
+/// and, for HYB, the row-length histogram come back to the host). Each result reports its
+/// stored slots, fill ratio and bytes, so the caller can decide whether a format pays off.
+
+#include "blocked_ell.hpp"
+#include "coo.hpp"
+#include "csr.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
+#include "hyb.hpp"
+#include "impl/convert_coo.hpp"
+#include "impl/convert_dia.hpp"
+#include "impl/convert_ell.hpp"
+#include "impl/launch.hpp"
+
+#include <cstdint>
+
+namespace kspmv {
+
+/// Options of kspmv::convert. Conversions that would exceed a limit throw std::invalid_argument
+/// saying which limit and by how much, before allocating the result.
+struct ConvertOptions {
+  /// Blocked ELLPACK: rows per slice; 0 = the backend's warp/wavefront width on GPUs, 8 on hosts.
+  int slice_height = 0;
+  /// Blocked ELLPACK: sort rows by decreasing length within windows of sigma rows (SELL-C-sigma);
+  /// 1 keeps the original order. Costs O(sigma) per row; y is always written in original order.
+  int sigma = 1;
+  /// HYB: ELLPACK width; -1 = the width minimising stored bytes (impl::hyb_width_minimizing_bytes).
+  int64_t hyb_width = -1;
+  /// ELLPACK, blocked ELLPACK, DIA: refuse when stored slots / nnz would exceed this.
+  double max_fill_ratio = 10.0;
+  /// DIA: refuse more occupied diagonals than this.
+  int64_t max_diagonals = 1024;
+};
+
+namespace impl {
+template <class T>
+struct type_tag {};
+
+template <class S, class O, class Off, class D>
+EllMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& o,
+                                 type_tag<EllMatrix<S, O, Off, D>>) {
+  return ell_from_csr(A, o.max_fill_ratio);
+}
+template <class S, class O, class Off, class D>
+BlockedEllMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& o,
+                                        type_tag<BlockedEllMatrix<S, O, Off, D>>) {
+  const int height = o.slice_height != 0 ? o.slice_height : default_slice_height<typename D::execution_space>();
+  return blocked_ell_from_csr(A, height, o.sigma, o.max_fill_ratio);
+}
+template <class S, class O, class Off, class D>
+CooMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                 type_tag<CooMatrix<S, O, Off, D>>) {
+  return coo_from_csr(A);
+}
+template <class S, class O, class Off, class D>
+HybMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& o,
+                                 type_tag<HybMatrix<S, O, Off, D>>) {
+  return hyb_from_csr(A, o.hyb_width);
+}
+template <class S, class O, class Off, class D>
+DiaMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& o,
+                                 type_tag<DiaMatrix<S, O, Off, D>>) {
+  return dia_from_csr(A, o.max_diagonals, o.max_fill_ratio);
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                 type_tag<CsrMatrix<S, O, Off, D>>) {
+  return A;
+}
+}  // namespace impl
+
+/// Converts a CSR matrix to Format (EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix, DiaMatrix,
+/// or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
+/// The result represents the same A: spmv on it gives spmv on A up to rounding. Throws
+/// std::invalid_argument when a limit of `options` would be exceeded.
+template <template <class, class, class, class> class Format, class S, class O, class Off, class D>
+Format<S, O, Off, D> convert(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& options = ConvertOptions()) {
+  return impl::from_csr(A, options, impl::type_tag<Format<S, O, Off, D>>());
+}
+
+/// Converts back to CSR on the device. Rows keep their entries in the original CSR order for
+/// ELLPACK, blocked ELLPACK, COO and HYB (a round trip is exact); DIA keeps only nonzero values,
+/// by increasing column.
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const EllMatrix<S, O, Off, D>& A) {
+  return impl::ell_to_csr(A);
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const BlockedEllMatrix<S, O, Off, D>& A) {
+  return impl::blocked_ell_to_csr(A);
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const CooMatrix<S, O, Off, D>& A) {
+  return impl::coo_to_csr(A);
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const HybMatrix<S, O, Off, D>& A) {
+  return impl::hyb_to_csr(A);
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const DiaMatrix<S, O, Off, D>& A) {
+  return impl::dia_to_csr(A);
+}
+
+}  // namespace kspmv

@@ -1,0 +1,89 @@
+#pragma once
+// Pieces every matrix type shares: the type aliases, the sizes, and the extent checks that
+// throw std::invalid_argument with the matrix's name and shape.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kspmv {
+namespace impl {
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+class MatrixBase {
+  static_assert(std::is_floating_point<Scalar>::value, "kspmv: Scalar must be float or double");
+  static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
+                "kspmv: Ordinal must be a signed integer type");
+  static_assert(std::is_integral<Offset>::value, "kspmv: Offset must be an integer type");
+
+ public:
+  using value_type = Scalar;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+
+  Ordinal num_rows() const { return m_num_rows; }
+  Ordinal num_cols() const { return m_num_cols; }
+  /// Entries of the matrix it was converted from (explicit zeros included), not stored slots.
+  Offset nnz() const { return m_nnz; }
+
+ protected:
+  MatrixBase() = default;
+  MatrixBase(const char* name, Ordinal num_rows, Ordinal num_cols, Offset nnz)
+      : m_name(name), m_num_rows(num_rows), m_num_cols(num_cols), m_nnz(nnz) {
+    if (num_rows < 0 || num_cols < 0) fail("negative size");
+    if (nnz < Offset(0)) fail("negative nnz");
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    std::ostringstream s;
+    s << "kspmv::" << m_name << " (" << m_num_rows << " x " << m_num_cols << "): " << what;
+    throw std::invalid_argument(s.str());
+  }
+  template <class View>
+  void expect_extent(const View& v, size_t expected, const char* what) const {
+    if (v.extent(0) != expected) {
+      fail(std::string(what) + " has " + std::to_string(v.extent(0)) + " entries, expected " + std::to_string(expected));
+    }
+  }
+  // Host copy of an index array, checked to lie in [0, bound).
+  template <class View>
+  void expect_indices_below(const View& v, int64_t bound, const char* what) const {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    for (size_t k = 0; k < h.extent(0); ++k) {
+      if (h(k) < 0 || int64_t(h(k)) >= bound) {
+        fail(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(h(k)) + " is out of range [0, " +
+             std::to_string(bound) + ")");
+      }
+    }
+  }
+
+  const char* m_name = "matrix";
+  Ordinal m_num_rows = 0;
+  Ordinal m_num_cols = 0;
+  Offset m_nnz = 0;
+};
+
+// Marks the types kspmv::spmv accepts.
+template <class T, class = void>
+struct is_matrix : std::false_type {};
+template <class T>
+struct is_matrix<T, std::void_t<typename T::format_tag>> : std::true_type {};
+
+struct csr_tag {};
+struct ell_tag {};
+struct blocked_ell_tag {};
+struct coo_tag {};
+struct hyb_tag {};
+struct dia_tag {};
+
+}  // namespace impl
+}  // namespace kspmv

@@ -1,0 +1,153 @@
+#pragma once
+// Test cases shared by every format: the golden matrices, the random shapes, the real matrices,
+// and check_spmv, which converts a host matrix to a format on the device, runs spmv and compares
+// with the host reference.
+#include <kspmv/convert.hpp>
+#include <kspmv/io.hpp>
+#include <kspmv/spmv.hpp>
+
+#include "backends.hpp"
+#include "reference.hpp"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace kspmv_test {
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+// A*x with x = (1..5) is (12, 4, 7, 14, 12).
+inline kspmv::HostCsr golden_5x5() {
+  kspmv::HostCsr A;
+  A.num_rows = A.num_cols = 5;
+  A.row_offsets = {0, 3, 6, 8, 10, 12};
+  A.col_indices = {0, 1, 4, 0, 1, 2, 2, 3, 1, 3, 0, 4};
+  A.values = {4, -1, 2, -1, 4, -1, 5, -2, 1, 3, 7, 1};
+  return A;
+}
+
+
+// 4 x 3 with an empty row; A*(1, -1, 2) = (5, 0, -3, 0).
+inline kspmv::HostCsr four_rows_with_empty_row() {
+  kspmv::HostCsr h;
+  h.num_rows = 4;
+  h.num_cols = 3;
+  h.row_offsets = {0, 2, 2, 3, 6};
+  h.col_indices = {0, 2, 1, 0, 1, 2};
+  h.values = {1, 2, 3, -1, 1, 1};
+  return h;
+}
+
+struct RandomCase {
+  const char* what;
+  RandomShape shape;
+  double alpha, beta;
+  bool nan_in_y;
+};
+
+inline const RandomCase random_cases[] = {
+    {"square", {500, 500, 12, 0.1, 0}, 1.0, 1.0, false},
+    {"beta 0 with NaN in y", {300, 300, 20, 0.2, 0}, -2.0, 0.0, true},
+    {"alpha 0 scales y", {200, 200, 8, 0.1, 0}, 0.0, 3.0, false},
+    {"alpha 0 beta 0 with NaN in y", {200, 200, 8, 0.1, 0}, 0.0, 0.0, true},
+    {"many empty rows", {400, 400, 6, 0.7, 0}, 1.0, -1.0, false},
+    {"one row holds half the entries", {1000, 800, 4, 0.1, 3000}, 0.5, 2.0, false},
+    {"single huge row", {1, 20000, 0, 0.0, 20000}, 1.0, 0.0, true},
+    {"tall", {900, 60, 10, 0.1, 0}, 1.0, 0.5, false},
+    {"wide", {60, 900, 80, 0.1, 0}, 1.0, 0.5, false},
+    {"long rows", {120, 3000, 400, 0.05, 0}, 1.0, 1.0, false},
+    {"no rows", {0, 50, 5, 0.0, 0}, 1.0, 1.0, false},
+    {"no columns", {70, 0, 5, 0.0, 0}, 1.0, 2.0, false},
+    {"no columns, beta 0 with NaN", {70, 0, 5, 0.0, 0}, 1.0, 0.0, true},
+    {"no entries", {80, 80, 0, 0.0, 0}, 2.0, -1.0, false},
+};
+
+
+inline const std::vector<const char*> all_real_matrices = {
+    "lap3D_7pt_n20.mtx", "west0479.mtx",     "bcsstk13.mtx",           "rajat01.mtx",        "arrow.mtx",
+    "wiki-Vote.mtx",     "mbeacxc.mtx",      "Groebner_id2003_aug.mtx", "poly_chain.512.mtx", "ani4.mtx"};
+
+inline std::string describe(const kspmv::SpmvOptions& o) {
+  return std::string(kspmv::to_string(o.algorithm)) + " lanes=" + std::to_string(o.lanes_per_row) +
+         " team=" + std::to_string(o.team_size) + " rows/thread=" + std::to_string(o.rows_per_thread);
+}
+
+template <template <class, class, class, class> class Format>
+struct FormatName;
+
+// Runs y = alpha*A*x + beta*y0 with A converted to Format on the device and compares with the
+// host reference.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset,
+          template <class, class, class, class> class Format = kspmv::CsrMatrix>
+::testing::AssertionResult check_spmv(const kspmv::HostCsr& host, double alpha, const std::vector<double>& x,
+                                      double beta, const std::vector<double>& y0, const kspmv::SpmvOptions& options,
+                                      const kspmv::ConvertOptions& convert_options = kspmv::ConvertOptions()) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto csr = kspmv::to_device<Scalar, Ordinal, Offset, Device>(host);
+  const auto A = kspmv::convert<Format>(csr, convert_options);
+  auto xd = to_device_vector<Scalar, Device>(x, "x");
+  auto yd = to_device_vector<Scalar, Device>(y0, "y");
+  kspmv::spmv(ExecSpace(), alpha, A, xd, beta, yd, options);
+  ExecSpace().fence();
+  const Reference ref = reference_spmv(alpha, host, x, beta, y0);
+  return matches_reference(to_std_vector(yd), ref) << "\n  with " << describe(options) << ", alpha " << alpha
+                                                   << ", beta " << beta << ", A " << host.num_rows << " x "
+                                                   << host.num_cols << " nnz " << host.col_indices.size();
+}
+
+// Converting to Format and back must give the original CSR arrays exactly.
+template <class ExecSpace, template <class, class, class, class> class Format>
+::testing::AssertionResult check_round_trip(const kspmv::HostCsr& host,
+                                            const kspmv::ConvertOptions& options = kspmv::ConvertOptions()) {
+  const auto csr = kspmv::to_device<double, int, int, DeviceOf<ExecSpace>>(host);
+  const auto converted = kspmv::convert<Format>(csr, options);
+  converted.validate();
+  const kspmv::HostCsr back = kspmv::to_host(kspmv::to_csr(converted));
+  if (back.num_rows != host.num_rows || back.num_cols != host.num_cols) return ::testing::AssertionFailure() << "shape";
+  if (back.row_offsets != host.row_offsets) return ::testing::AssertionFailure() << "row offsets differ";
+  if (back.col_indices != host.col_indices) return ::testing::AssertionFailure() << "column indices differ";
+  if (back.values != host.values) return ::testing::AssertionFailure() << "values differ";
+  return ::testing::AssertionSuccess();
+}
+
+// The suite every format passes: the golden matrices, every random case, and the real matrices
+// named, for each of the given spmv options, in double and float, and the round trip to CSR.
+template <class ExecSpace, template <class, class, class, class> class Format>
+void run_format_suite(const std::vector<kspmv::SpmvOptions>& algorithms, const kspmv::ConvertOptions& convert_options,
+                      const std::vector<const char*>& real_matrices, bool exact_round_trip = true) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with KSPMV_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  for (const auto& options : algorithms) {
+    SCOPED_TRACE(describe(options));
+    // Hand-computed: 2*A*x - (1,...,1) = (23, 7, 13, 27, 23); A*(1,-1,2) = (5, 0, -3, 0).
+    EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(golden_5x5(), 2.0, {1, 2, 3, 4, 5}, -1.0,
+                                                                 {1, 1, 1, 1, 1}, options, convert_options)));
+    EXPECT_TRUE((check_spmv<ExecSpace, float, int, int, Format>(four_rows_with_empty_row(), 1.0, {1, -1, 2}, 0.0,
+                                                                {nan, nan, nan, nan}, options, convert_options)));
+    for (const RandomCase& c : random_cases) {
+      SCOPED_TRACE(c.what);
+      const kspmv::HostCsr A = random_csr(c.shape, rng);
+      const auto x = random_vector(A.num_cols, rng);
+      auto y0 = random_vector(A.num_rows, rng);
+      if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+      EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(A, c.alpha, x, c.beta, y0, options, convert_options)));
+      EXPECT_TRUE((check_spmv<ExecSpace, float, int64_t, size_t, Format>(A, c.alpha, x, c.beta, y0, options,
+                                                                          convert_options)));
+      if (exact_round_trip) EXPECT_TRUE((check_round_trip<ExecSpace, Format>(A, convert_options)));
+    }
+  }
+  for (const char* name : real_matrices) {
+    SCOPED_TRACE(name);
+    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
+    const auto x = random_vector(A.num_cols, rng);
+    const auto y0 = random_vector(A.num_rows, rng);
+    for (const auto& options : algorithms) {
+      EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(A, 1.5, x, -0.5, y0, options, convert_options)));
+    }
+    if (exact_round_trip) EXPECT_TRUE((check_round_trip<ExecSpace, Format>(A, convert_options)));
+  }
+}
+
+}  // namespace kspmv_test

@@ -1,0 +1,81 @@
+// kspmv::BlockedEllMatrix: the common format suite at several slice heights and sorting
+// windows, per-slice widths, and y written in the original row order when rows are sorted.
+#include <kspmv/blocked_ell.hpp>
+
+#include "cases.hpp"
+
+namespace kspmv_test {
+namespace {
+
+template <class ExecSpace>
+class BlockedEll : public ::testing::Test {};
+TYPED_TEST_SUITE(BlockedEll, Backends, BackendName);
+
+kspmv::ConvertOptions slices(int height, int sigma) {
+  kspmv::ConvertOptions o;
+  o.slice_height = height;
+  o.sigma = sigma;
+  o.max_fill_ratio = 1e12;
+  return o;
+}
+
+TYPED_TEST(BlockedEll, FormatSuiteDefaultSlices) {
+  run_format_suite<TypeParam, kspmv::BlockedEllMatrix>({kspmv::SpmvOptions()}, slices(0, 1), all_real_matrices);
+}
+
+TYPED_TEST(BlockedEll, FormatSuiteSortedWindows) {
+  // Slice heights that do not divide the row counts, windows of several slices.
+  run_format_suite<TypeParam, kspmv::BlockedEllMatrix>({kspmv::SpmvOptions()}, slices(4, 32), all_real_matrices);
+  run_format_suite<TypeParam, kspmv::BlockedEllMatrix>({kspmv::SpmvOptions()}, slices(64, 256), {"wiki-Vote.mtx"});
+}
+
+TYPED_TEST(BlockedEll, EachSliceHasItsOwnWidth) {
+  using Device = DeviceOf<TypeParam>;
+  // Row lengths 2, 0, 1, 3 in slices of 2 rows: widths 2 and 3, 4 + 6 slots.
+  const auto A = kspmv::convert<kspmv::BlockedEllMatrix>(
+      kspmv::to_device<double, int, int, Device>(four_rows_with_empty_row()), slices(2, 1));
+  EXPECT_EQ(A.num_slices(), 2);
+  EXPECT_EQ(to_std_vector(A.slice_offsets), (std::vector<int>{0, 4, 10}));
+  EXPECT_EQ(A.stored_entries(), 10u);
+  EXPECT_FALSE(A.is_permuted());
+  EXPECT_NO_THROW(A.validate());
+}
+
+TYPED_TEST(BlockedEll, SortingGroupsRowsOfSimilarLengthAndCutsPadding) {
+  using Device = DeviceOf<TypeParam>;
+  // Alternating long (10) and short (1) rows: unsorted slices of 2 pad every short row to 10.
+  kspmv::HostCsr h;
+  h.num_rows = 8;
+  h.num_cols = 10;
+  h.row_offsets = {0};
+  for (int i = 0; i < 8; ++i) {
+    const int len = i % 2 ? 1 : 10;
+    for (int k = 0; k < len; ++k) {
+      h.col_indices.push_back(k);
+      h.values.push_back(i + 1);
+    }
+    h.row_offsets.push_back(int64_t(h.col_indices.size()));
+  }
+  const auto csr = kspmv::to_device<double, int, int, Device>(h);
+  const auto unsorted = kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(2, 1));
+  const auto sorted = kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(2, 8));
+  EXPECT_EQ(unsorted.stored_entries(), 80u);
+  EXPECT_EQ(sorted.stored_entries(), 2u * 2 * 10 + 2u * 2 * 1);
+  EXPECT_TRUE(sorted.is_permuted());
+  EXPECT_EQ(to_std_vector(sorted.permutation), (std::vector<int>{0, 2, 4, 6, 1, 3, 5, 7}));
+  // y comes back in the original order: row i sums (i+1) over its length.
+  Kokkos::View<double*, Device> x("x", 10), y("y", 8);
+  Kokkos::deep_copy(x, 1.0);
+  kspmv::spmv(1.0, sorted, x, 0.0, y);
+  EXPECT_EQ(to_std_vector(y), (std::vector<double>{10, 2, 30, 4, 50, 6, 70, 8}));
+}
+
+TYPED_TEST(BlockedEll, BadOptionsThrow) {
+  using Device = DeviceOf<TypeParam>;
+  const auto csr = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  EXPECT_THROW(kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(-1, 1)), std::invalid_argument);
+  EXPECT_THROW(kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(4, 0)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kspmv_test

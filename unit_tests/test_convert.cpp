@@ -1,0 +1,59 @@
+// kspmv::convert and kspmv::to_csr across formats: the same matrix through every format gives
+// the same y, conversions keep sizes, and empty shapes convert.
+#include <kspmv/convert.hpp>
+#include <kspmv/generate.hpp>
+
+#include "cases.hpp"
+
+namespace kspmv_test {
+namespace {
+
+template <class ExecSpace>
+class Convert : public ::testing::Test {};
+TYPED_TEST_SUITE(Convert, Backends, BackendName);
+
+TYPED_TEST(Convert, EveryFormatOfThePoissonMatrixGivesTheSameProduct) {
+  using Device = DeviceOf<TypeParam>;
+  const auto A = kspmv::poisson_3d<double, int, int, Device>(9, 8, 7, 27);
+  const kspmv::HostCsr h = kspmv::to_host(A);
+  std::mt19937_64 rng(test_seed());
+  const auto x = random_vector(h.num_cols, rng);
+  const auto y0 = random_vector(h.num_rows, rng);
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::CsrMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::EllMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::BlockedEllMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::CooMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::HybMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::DiaMatrix>(h, 1.0, x, 1.0, y0, {})));
+}
+
+TYPED_TEST(Convert, EmptyShapesConvertAndRoundTrip) {
+  kspmv::HostCsr none;  // 0 x 0
+  kspmv::HostCsr no_entries;
+  no_entries.num_rows = 3;
+  no_entries.num_cols = 4;
+  no_entries.row_offsets = {0, 0, 0, 0};
+  for (const kspmv::HostCsr* h : {&none, &no_entries}) {
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::EllMatrix>(*h)));
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::BlockedEllMatrix>(*h)));
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::CooMatrix>(*h)));
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::HybMatrix>(*h)));
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::DiaMatrix>(*h)));
+  }
+}
+
+TYPED_TEST(Convert, SizesAndNnzSurvive) {
+  using Device = DeviceOf<TypeParam>;
+  const auto A = kspmv::read_csr<float, int64_t, size_t, Device>(data_dir() + "/Groebner_id2003_aug.mtx");
+  const auto H = kspmv::convert<kspmv::HybMatrix>(A);
+  const auto B = kspmv::convert<kspmv::BlockedEllMatrix>(A);
+  EXPECT_EQ(H.num_rows(), 4967);
+  EXPECT_EQ(H.num_cols(), 2456);
+  EXPECT_EQ(H.nnz(), 173670u);
+  EXPECT_EQ(B.nnz(), 173670u);
+  EXPECT_GE(B.fill_ratio(), 1.0);
+  EXPECT_EQ(kspmv::to_csr(H).nnz(), 173670u);
+}
+
+}  // namespace
+}  // namespace kspmv_test
