@@ -248,6 +248,11 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                                                     {kspmv::Algorithm::coo_deterministic}));
   list.push_back(format_candidate<kspmv::HybMatrix>("kspmv:hyb", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::DiaMatrix>("kspmv:dia", A, x, y, defaults));
+  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
+    const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};
+    list.push_back({"kspmv:raw_csr_vector", [] { return 0.0; }, [=] { kspmv::spmv(1.0, A, x, 0.0, y, raw); }});
+    list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:raw_blocked_ell", A, x, y, defaults, raw));
+  }
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
   const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);

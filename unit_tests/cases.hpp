@@ -112,8 +112,9 @@ template <class ExecSpace, template <class, class, class, class> class Format>
 }
 
 // The suite every format passes: the golden matrices, every random case, and the real matrices
-// named, for each of the given spmv options, in double and float, and the round trip to CSR.
-template <class ExecSpace, template <class, class, class, class> class Format>
+// named, for each of the given spmv options, in double (int indices) and float (int64_t indices,
+// Offset64 offsets), and the round trip to CSR.
+template <class ExecSpace, template <class, class, class, class> class Format, class Offset64 = size_t>
 void run_format_suite(const std::vector<kspmv::SpmvOptions>& algorithms, const kspmv::ConvertOptions& convert_options,
                       const std::vector<const char*>& real_matrices, bool exact_round_trip = true) {
   const uint64_t seed = test_seed();
@@ -133,8 +134,8 @@ void run_format_suite(const std::vector<kspmv::SpmvOptions>& algorithms, const k
       auto y0 = random_vector(A.num_rows, rng);
       if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
       EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(A, c.alpha, x, c.beta, y0, options, convert_options)));
-      EXPECT_TRUE((check_spmv<ExecSpace, float, int64_t, size_t, Format>(A, c.alpha, x, c.beta, y0, options,
-                                                                          convert_options)));
+      EXPECT_TRUE((check_spmv<ExecSpace, float, int64_t, Offset64, Format>(A, c.alpha, x, c.beta, y0, options,
+                                                                            convert_options)));
       if (exact_round_trip) EXPECT_TRUE((check_round_trip<ExecSpace, Format>(A, convert_options)));
     }
   }

@@ -85,6 +85,10 @@ Format<S, O, Off, D> convert(const CsrMatrix<S, O, Off, D>& A, const ConvertOpti
 /// ELLPACK, blocked ELLPACK, COO and HYB (a round trip is exact); DIA keeps only nonzero values,
 /// by increasing column.
 template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const CsrMatrix<S, O, Off, D>& A) {
+  return A;
+}
+template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const EllMatrix<S, O, Off, D>& A) {
   return impl::ell_to_csr(A);
 }

@@ -18,6 +18,7 @@
 #include "impl/dia.hpp"
 #include "impl/ell.hpp"
 #include "impl/launch.hpp"
+#include "impl/raw.hpp"
 #include "impl/scale.hpp"
 
 #include <sstream>
@@ -70,6 +71,42 @@ void check_vector_shape(const CsrVectorShape& shape) {
   }
 }
 
+// The raw HIP/CUDA kernels run on the instance's native stream, on contiguous x and y, for the
+// types src/raw/raw_spmv.cpp instantiates; anything else is a clear error, not a fallback.
+template <class ExecSpace>
+void* native_stream(const ExecSpace& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return space.cuda_stream();
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+  if constexpr (std::is_same<ExecSpace, Kokkos::HIP>::value) return space.hip_stream();
+#endif
+  (void)space;
+  return nullptr;
+}
+
+template <class ExecSpace, class S, class O, class Off>
+constexpr bool raw_available() {
+#if defined(KSPMV_HAVE_RAW_GPU)
+  return is_gpu_space<ExecSpace>() && raw::supports<S, O, Off>();
+#else
+  return false;
+#endif
+}
+
+template <class ExecSpace, class S, class O, class Off, class XView, class YView>
+void check_raw(const XView& x, const YView& y) {
+  if (!raw_available<ExecSpace, S, O, Off>()) {
+    throw std::invalid_argument(
+        "kspmv::spmv: algorithm raw needs a CUDA or HIP build (KSPMV_HAVE_RAW_GPU), a GPU execution space, and "
+        "float or double values with int/int offsets and indices or int64_t/int64_t");
+  }
+  if (!x.span_is_contiguous() || !y.span_is_contiguous() || (x.extent(0) > 1 && x.stride(0) != 1) ||
+      (y.extent(0) > 1 && y.stride(0) != 1)) {
+    throw std::invalid_argument("kspmv::spmv: algorithm raw needs contiguous x and y");
+  }
+}
+
 // One dispatch per format. Each picks the kernel (options.algorithm or the heuristic of
 // launch.hpp) and launches it; arguments are already checked.
 
@@ -90,6 +127,17 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
       spmv_csr_vector(space, alpha, A, x, beta, y, shape);
       return;
     }
+    case Algorithm::raw: {
+      check_raw<ExecSpace, S, O, Off>(x, y);
+      const int group = options.lanes_per_row > 0
+                            ? options.lanes_per_row
+                            : lanes_for_average_row_length(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
+      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+        raw::csr_vector<S, O, Off>(native_stream(space), group, A.num_rows(), A.row_offsets.data(), A.col_indices.data(),
+                                   A.values.data(), x.data(), y.data(), alpha, beta);
+      }
+      return;
+    }
     default:
       unsupported_algorithm(algorithm, "CSR");
   }
@@ -105,6 +153,15 @@ void dispatch(const ExecSpace& space, S alpha, const EllMatrix<S, O, Off, D>& A,
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const BlockedEllMatrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
+  if (options.algorithm == Algorithm::raw) {
+    check_raw<ExecSpace, S, O, Off>(x, y);
+    if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+      raw::blocked_ell<S, O, Off>(native_stream(space), A.slice_height(), A.num_rows(), A.slice_offsets.data(),
+                                  A.col_indices.data(), A.values.data(),
+                                  A.is_permuted() ? A.permutation.data() : nullptr, x.data(), y.data(), alpha, beta);
+    }
+    return;
+  }
   if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "blocked ELLPACK");
   spmv_blocked_ell(space, alpha, A, x, beta, y);
 }

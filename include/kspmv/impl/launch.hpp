@@ -18,6 +18,7 @@ enum class Algorithm {
   csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
+  raw,                ///< CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
@@ -28,6 +29,7 @@ inline const char* to_string(Algorithm a) {
     case Algorithm::csr_vector: return "csr_vector";
     case Algorithm::coo_atomic: return "coo_atomic";
     case Algorithm::coo_deterministic: return "coo_deterministic";
+    case Algorithm::raw: return "raw";
   }
   return "unknown";
 }

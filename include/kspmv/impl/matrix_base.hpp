@@ -40,7 +40,9 @@ class MatrixBase {
   MatrixBase(const char* name, Ordinal num_rows, Ordinal num_cols, Offset nnz)
       : m_name(name), m_num_rows(num_rows), m_num_cols(num_cols), m_nnz(nnz) {
     if (num_rows < 0 || num_cols < 0) fail("negative size");
-    if (nnz < Offset(0)) fail("negative nnz");
+    if constexpr (std::is_signed<Offset>::value) {
+      if (nnz < Offset(0)) fail("negative nnz");
+    }
   }
 
   [[noreturn]] void fail(const std::string& what) const {

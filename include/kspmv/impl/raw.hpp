@@ -1,0 +1,35 @@
+#pragma once
+// The raw GPU path's interface: plain functions on device pointers and a stream, compiled in
+// src/raw/raw_spmv.cpp as CUDA or HIP when Kokkos has that backend (KSPMV_HAVE_RAW_GPU is then
+// defined), for float and double with int or int64_t indices and offsets of the same type.
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kspmv {
+namespace impl {
+namespace raw {
+
+/// Scalar, ordinal and offset types the raw kernels are compiled for.
+template <class S, class O, class Off>
+constexpr bool supports() {
+  return (std::is_same<S, double>::value || std::is_same<S, float>::value) &&
+         (std::is_same<O, int>::value || std::is_same<O, int64_t>::value) && std::is_same<O, Off>::value;
+}
+
+/// The wave width the raw kernels were compiled for (64 HIP, 32 CUDA; 0 without a raw build).
+int wave_size();
+
+/// y = alpha*A*x + beta*y, CSR, group_size lanes per row (a power of two <= wave_size()).
+template <class S, class O, class Off>
+void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offsets, const O* cols, const S* vals,
+                const S* x, S* y, S alpha, S beta);
+
+/// y = alpha*A*x + beta*y, blocked ELLPACK with slice_height == wave_size().
+template <class S, class O, class Off>
+void blocked_ell(void* stream, int slice_height, int64_t num_rows, const Off* slice_offsets, const O* cols,
+                 const S* vals, const O* permutation, const S* x, S* y, S alpha, S beta);
+
+}  // namespace raw
+}  // namespace impl
+}  // namespace kspmv

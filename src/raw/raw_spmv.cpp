@@ -1,0 +1,46 @@
+// The raw kernels' API (include/kspmv/impl/raw.hpp), compiled as CUDA or HIP. Each function
+// instantiates the kernels for this platform's wave width.
+#include "kernels.hpp"
+
+#include "kspmv/impl/raw.hpp"
+
+namespace kspmv {
+namespace impl {
+namespace raw {
+
+int wave_size() { return kWaveSize; }
+
+template <class S, class O, class Off>
+void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offsets, const O* cols, const S* vals,
+                const S* x, S* y, S alpha, S beta) {
+  launch_csr_vector<kWaveSize, 1>(static_cast<stream_type>(stream), group_size, num_rows, offsets, cols, vals, x, y,
+                                  alpha, beta);
+}
+
+template <class S, class O, class Off>
+void blocked_ell(void* stream, int slice_height, int64_t num_rows, const Off* slice_offsets, const O* cols,
+                 const S* vals, const O* permutation, const S* x, S* y, S alpha, S beta) {
+  launch_blocked_ell<log2_of(kWaveSize)>(static_cast<stream_type>(stream), slice_height, num_rows, slice_offsets, cols,
+                                         vals, permutation, x, y, alpha, beta);
+}
+
+template void csr_vector<double, int, int>(void*, int, int64_t, const int*, const int*, const double*, const double*,
+                                           double*, double, double);
+template void csr_vector<float, int, int>(void*, int, int64_t, const int*, const int*, const float*, const float*,
+                                          float*, float, float);
+template void csr_vector<double, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const double*,
+                                                   const double*, double*, double, double);
+template void csr_vector<float, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const float*,
+                                                  const float*, float*, float, float);
+template void blocked_ell<double, int, int>(void*, int, int64_t, const int*, const int*, const double*, const int*,
+                                            const double*, double*, double, double);
+template void blocked_ell<float, int, int>(void*, int, int64_t, const int*, const int*, const float*, const int*,
+                                           const float*, float*, float, float);
+template void blocked_ell<double, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const double*,
+                                                    const int64_t*, const double*, double*, double, double);
+template void blocked_ell<float, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const float*,
+                                                   const int64_t*, const float*, float*, float, float);
+
+}  // namespace raw
+}  // namespace impl
+}  // namespace kspmv
