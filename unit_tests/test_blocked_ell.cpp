@@ -70,6 +70,25 @@ TYPED_TEST(BlockedEll, SortingGroupsRowsOfSimilarLengthAndCutsPadding) {
   EXPECT_EQ(to_std_vector(y), (std::vector<double>{10, 2, 30, 4, 50, 6, 70, 8}));
 }
 
+TYPED_TEST(BlockedEll, StoredSlotsBeyondTheOffsetTypeAreRefused) {
+  using Device = DeviceOf<TypeParam>;
+  // Two rows of 20,000 and 1 entries: 8 rows a slice pad the short row to 20,000 slots, 160,000
+  // in all, more than a short offset holds; the conversion must say so, not wrap.
+  kspmv::HostCsr h;
+  h.num_rows = 2;
+  h.num_cols = 1;
+  h.row_offsets = {0, 20000, 20001};
+  h.col_indices.assign(20001, 0);
+  h.values.assign(20001, 1.0);
+  const auto A = kspmv::to_device<double, int, short, Device>(h);
+  try {
+    kspmv::convert<kspmv::BlockedEllMatrix>(A, slices(8, 1));
+    ADD_FAILURE() << "wrapped offsets accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("do not fit in the offset type"), std::string::npos) << e.what();
+  }
+}
+
 TYPED_TEST(BlockedEll, BadOptionsThrow) {
   using Device = DeviceOf<TypeParam>;
   const auto csr = kspmv::to_device<double, int, int, Device>(golden_5x5());

@@ -7,10 +7,12 @@
 #include "blocked_ell.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
+#include "csr_balanced.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/convert_coo.hpp"
+#include "impl/csr_balanced.hpp"
 #include "impl/convert_dia.hpp"
 #include "impl/convert_ell.hpp"
 #include "impl/launch.hpp"
@@ -66,14 +68,19 @@ DiaMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const Convert
   return dia_from_csr(A, o.max_diagonals, o.max_fill_ratio);
 }
 template <class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                         type_tag<BalancedCsrMatrix<S, O, Off, D>>) {
+  return balanced_from_csr(A);
+}
+template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
                                  type_tag<CsrMatrix<S, O, Off, D>>) {
   return A;
 }
 }  // namespace impl
 
-/// Converts a CSR matrix to Format (EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix, DiaMatrix,
-/// or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
+/// Converts a CSR matrix to Format (BalancedCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix,
+/// HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
 /// The result represents the same A: spmv on it gives spmv on A up to rounding. Throws
 /// std::invalid_argument when a limit of `options` would be exceeded.
 template <template <class, class, class, class> class Format, class S, class O, class Off, class D>
@@ -87,6 +94,10 @@ Format<S, O, Off, D> convert(const CsrMatrix<S, O, Off, D>& A, const ConvertOpti
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const CsrMatrix<S, O, Off, D>& A) {
   return A;
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const BalancedCsrMatrix<S, O, Off, D>& A) {
+  return A.csr;
 }
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const EllMatrix<S, O, Off, D>& A) {

@@ -6,6 +6,7 @@
 #include "convert.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
+#include "csr_balanced.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "generate.hpp"

@@ -8,11 +8,13 @@
 #include "blocked_ell.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
+#include "csr_balanced.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/blocked_ell.hpp"
 #include "impl/coo.hpp"
+#include "impl/csr_balanced.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_vector.hpp"
 #include "impl/dia.hpp"
@@ -138,9 +140,22 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
       }
       return;
     }
+    case Algorithm::csr_balanced:
+      // Without a Plan the partition is rebuilt on every call: fine once, wasteful in a loop.
+      spmv_csr_balanced(space, alpha, balanced_from_csr(A), x, beta, y);
+      return;
     default:
       unsupported_algorithm(algorithm, "CSR");
   }
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::csr_balanced) {
+    unsupported_algorithm(options.algorithm, "load-balanced CSR");
+  }
+  spmv_csr_balanced(space, alpha, A, x, beta, y);
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -216,8 +231,8 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 }  // namespace impl
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
-/// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, EllMatrix,
-/// BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
+/// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, BalancedCsrMatrix,
+/// EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
 ///
 /// Semantics follow BLAS and KokkosKernels:
 ///  - beta == 0 overwrites y: its old contents are never read, so NaN or Inf in y do not leak;

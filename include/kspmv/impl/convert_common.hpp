@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -33,25 +34,38 @@ int64_t max_entry(const View& v) {
   return result;
 }
 
+[[noreturn]] inline void refuse(const char* format, const std::string& why) {
+  throw std::invalid_argument(std::string("kspmv::convert<") + format + ">: " + why);
+}
+
+template <class ExecSpace, class CountView>
+int64_t total_count(const CountView& counts) {
+  int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "kspmv::convert[total]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, counts.extent(0)),
+      KOKKOS_LAMBDA(const int64_t i, int64_t& sum) { sum += int64_t(counts(i)); }, total);
+  return total;
+}
+
 // offsets[i] = sum of counts[0..i), offsets has counts.extent(0) + 1 entries; returns the total.
+// The total is checked against the offset type first: a wrapped offset would be a wrong matrix.
 template <class ExecSpace, class OffsetView, class CountView>
-int64_t exclusive_scan(const OffsetView& offsets, const CountView& counts) {
-  const int64_t n = counts.extent(0);
+int64_t exclusive_scan(const OffsetView& offsets, const CountView& counts, const char* format = "matrix") {
   using offset_type = typename OffsetView::non_const_value_type;
+  const int64_t n = counts.extent(0);
+  const int64_t total = total_count<ExecSpace>(counts);
+  if (static_cast<unsigned long long>(total) > static_cast<unsigned long long>(std::numeric_limits<offset_type>::max())) {
+    refuse(format, std::to_string(total) + " stored entries do not fit in the offset type");
+  }
   Kokkos::parallel_scan(
       "kspmv::convert[scan]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n + 1),
       KOKKOS_LAMBDA(const int64_t i, int64_t& running, const bool final) {
         if (final) offsets(i) = offset_type(running);
         if (i < n) running += int64_t(counts(i));
       });
-  typename OffsetView::non_const_value_type total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(offsets, n));
-  return int64_t(total);
+  return total;
 }
 
-[[noreturn]] inline void refuse(const char* format, const std::string& why) {
-  throw std::invalid_argument(std::string("kspmv::convert<") + format + ">: " + why);
-}
 
 }  // namespace impl
 }  // namespace kspmv

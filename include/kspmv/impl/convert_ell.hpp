@@ -90,9 +90,9 @@ BlockedEllMatrix<S, O, Off, D> blocked_ell_from_csr(const CsrMatrix<S, O, Off, D
         for (int64_t p = s * C; p < (s + 1) * C && p < m; ++p) width = position_lengths(p) > width ? position_lengths(p) : width;
         slice_slots(s) = width * C;
       });
+  check_fill("BlockedEllMatrix", total_count<execution_space>(slice_slots), A.nnz(), max_fill);
   Kokkos::View<Off*, D> slice_offsets("kspmv::blocked_ell::slice_offsets", num_slices + 1);
-  const int64_t stored = exclusive_scan<execution_space>(slice_offsets, slice_slots);
-  check_fill("BlockedEllMatrix", stored, A.nnz(), max_fill);
+  const int64_t stored = exclusive_scan<execution_space>(slice_offsets, slice_slots, "BlockedEllMatrix");
   Kokkos::View<O*, D> indices(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::blocked_ell::col_indices"), stored);
   Kokkos::View<S*, D> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::blocked_ell::values"), stored);
   Kokkos::parallel_for(

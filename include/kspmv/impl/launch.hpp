@@ -19,6 +19,7 @@ enum class Algorithm {
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
   raw,                ///< CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
+  csr_balanced,       ///< CSR: nonzeros split evenly over teams (analysis on every call; see Plan)
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
@@ -30,6 +31,7 @@ inline const char* to_string(Algorithm a) {
     case Algorithm::coo_atomic: return "coo_atomic";
     case Algorithm::coo_deterministic: return "coo_deterministic";
     case Algorithm::raw: return "raw";
+    case Algorithm::csr_balanced: return "csr_balanced";
   }
   return "unknown";
 }
@@ -120,6 +122,26 @@ CsrVectorShape csr_vector_shape(int64_t num_rows, int64_t nnz, const SpmvOptions
     s.rows_per_thread = options.rows_per_thread > 0 ? options.rows_per_thread : (average < 20 ? 256 : 64);
   }
   return s;
+}
+
+/// Load-balanced CSR shape. GPU: teams of 256 lanes (team_size x lanes) own blocks of 1024
+/// nonzeros, 4 per lane, so every lane issues 4 independent coalesced loads before any reduction;
+/// lanes per row follow the average row length as in vector CSR; a row segment of more than 128
+/// entries in a block is summed by the whole team instead of one thread's lanes. Host: one
+/// thread per team walks blocks of 8192 nonzeros (64 KB of products, in L2).
+struct BalancedShape {
+  int lanes;
+  int team_size;
+  int64_t entries_per_block;
+  int64_t team_row_min;  // in-block row segments at least this long are reduced by the whole team
+};
+template <class ExecSpace>
+BalancedShape balanced_shape(double average_row_length) {
+  if (is_gpu_space<ExecSpace>()) {
+    const int lanes = lanes_for_average_row_length(average_row_length, warp_width<ExecSpace>());
+    return {lanes, 256 / lanes, 1024, 128};
+  }
+  return {1, 1, 8192, int64_t(1) << 62};
 }
 
 /// Blocked ELLPACK slice height when the caller does not choose one: a warp or wavefront on GPUs,

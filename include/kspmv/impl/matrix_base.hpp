@@ -86,6 +86,7 @@ struct blocked_ell_tag {};
 struct coo_tag {};
 struct hyb_tag {};
 struct dia_tag {};
+struct csr_balanced_tag {};
 
 }  // namespace impl
 }  // namespace kspmv

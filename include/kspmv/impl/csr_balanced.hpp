@@ -1,0 +1,246 @@
+#pragma once
+// Load-balanced CSR: a team owns a block of equally many nonzeros. It computes the block's
+// products into team scratch with coalesced loads, then sums the rows that start in the block
+// (short ones with one thread's vector lanes, long ones with the whole team) and the segment of
+// the row it inherited from earlier blocks (its head). A row that continues past its block is
+// finished by a second kernel that adds the later blocks' heads in block order: deterministic,
+// no atomics on y, and no row can hold up the rest of the GPU.
+
+#include <Kokkos_Core.hpp>
+
+#include "../csr_balanced.hpp"
+#include "convert_common.hpp"
+#include "launch.hpp"
+
+#include <cstdint>
+#include <limits>
+
+namespace kspmv {
+namespace impl {
+
+template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
+struct CsrBalancedFunctor {
+  using scalar_type = typename Matrix::value_type;
+  using ordinal_type = typename Matrix::ordinal_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using scratch_space = typename ExecSpace::scratch_memory_space;
+  using scalar_scratch = Kokkos::View<scalar_type*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using index_scratch = Kokkos::View<int64_t*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
+      offsets;
+  Kokkos::View<ordinal_type*, typename Matrix::device_type> cols;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> vals;
+  typename Matrix::index_view block_first_row;
+  XView x;
+  YView y;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
+  scalar_type alpha, beta;
+  int64_t nnz, block, team_row_min;
+  int lanes;
+
+  static size_t scratch_bytes(int64_t block, int64_t team_row_min) {
+    return scalar_scratch::shmem_size(block) + index_scratch::shmem_size(long_row_slots(block, team_row_min));
+  }
+  KOKKOS_INLINE_FUNCTION static int64_t long_row_slots(int64_t block, int64_t team_row_min) {
+    return 1 + (team_row_min < block ? block / team_row_min + 1 : 0);
+  }
+
+  // Sum of products [begin, end) of the block, by the whole team.
+  KOKKOS_INLINE_FUNCTION scalar_type team_sum(const member_type& team, const scalar_scratch& prod, int64_t begin,
+                                              int64_t end) const {
+    scalar_type total = 0;
+    const int64_t chunks = (end - begin + lanes - 1) / lanes;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, chunks),
+        [&](const int64_t c, scalar_type& partial) {
+          scalar_type lane_sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, lanes),
+              [&](const int l, scalar_type& s) {
+                const int64_t k = begin + c * lanes + l;
+                if (k < end) s += prod(k);
+              },
+              lane_sum);
+          partial += lane_sum;
+        },
+        total);
+    return total;
+  }
+
+  // Row `row` owned by block b, with the sum of its entries inside the block.
+  KOKKOS_INLINE_FUNCTION void finish_row(int64_t b, int64_t block_end, ordinal_type row, scalar_type sum) const {
+    if (int64_t(offsets(row + 1)) > block_end) {
+      tail_sum(b) = sum;  // continues in later blocks: the carry kernel completes it
+    } else if (BetaIsZero) {
+      y(row) = alpha * sum;
+    } else {
+      y(row) = beta * y(row) + alpha * sum;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int64_t b = team.league_rank();
+    const int64_t k0 = b * block, k1 = k0 + block < nnz ? k0 + block : nnz, n = k1 - k0;
+    const ordinal_type r0 = block_first_row(b), r1 = block_first_row(b + 1);
+    const scalar_scratch prod(team.team_scratch(0), block);
+    const index_scratch long_rows(team.team_scratch(0), long_row_slots(block, team_row_min));
+
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (n + lanes - 1) / lanes), [&](const int64_t c) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int l) {
+        const int64_t k = c * lanes + l;
+        if (k < n) prod(k) = vals(k0 + k) * x(cols(k0 + k));
+      });
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { long_rows(0) = 0; });
+    team.team_barrier();
+
+    // Head: entries before the first row starting here belong to a row started earlier.
+    const int64_t head_end = r0 < r1 && int64_t(offsets(r0)) < k1 ? int64_t(offsets(r0)) : k1;
+    if (head_end > k0) {
+      const scalar_type head = team_sum(team, prod, 0, head_end - k0);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { head_sum(b) = head; });
+    }
+
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, r0, r1), [&](const ordinal_type row) {
+      const int64_t begin = int64_t(offsets(row)) - k0;
+      const int64_t end = (int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1) - k0;
+      if (end - begin >= team_row_min) {
+        Kokkos::single(Kokkos::PerThread(team), [&]() {
+          const int64_t slot = Kokkos::atomic_fetch_add(&long_rows(0), int64_t(1));
+          long_rows(1 + slot) = row;
+        });
+        return;
+      }
+      scalar_type sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, begin, end), [&](const int64_t k, scalar_type& s) { s += prod(k); }, sum);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(b, k1, row, sum); });
+    });
+    team.team_barrier();
+
+    // Long rows, one after the other, each by the whole team (their order changes no result).
+    const int64_t count = long_rows(0);
+    for (int64_t i = 0; i < count; ++i) {
+      const ordinal_type row = ordinal_type(long_rows(1 + i));
+      const int64_t begin = int64_t(offsets(row)) - k0;
+      const int64_t end = (int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1) - k0;
+      const scalar_type sum = team_sum(team, prod, begin, end);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(b, k1, row, sum); });
+    }
+  }
+};
+
+// Completes each row that spilled past its block: its own partial plus the heads of the blocks it
+// covers, reduced by a team in a fixed order.
+template <class ExecSpace, class Matrix, class YView, bool BetaIsZero>
+struct CsrBalancedCarryFunctor {
+  using scalar_type = typename Matrix::value_type;
+  using ordinal_type = typename Matrix::ordinal_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
+      offsets;
+  typename Matrix::index_view block_first_row;
+  typename Matrix::block_view spill_blocks;
+  YView y;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
+  scalar_type alpha, beta;
+  int64_t block;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int64_t b = spill_blocks(team.league_rank());
+    const ordinal_type row = block_first_row(b + 1) - 1;
+    const int64_t last_block = (int64_t(offsets(row + 1)) - 1) / block;
+    scalar_type heads = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, b + 1, last_block + 1), [&](const int64_t d, scalar_type& s) { s += head_sum(d); },
+        heads);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const scalar_type total = tail_sum(b) + heads;
+      y(row) = BetaIsZero ? alpha * total : beta * y(row) + alpha * total;
+    });
+  }
+};
+
+template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
+void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
+                         typename Matrix::value_type beta, const YView& y) {
+  using scalar_type = typename Matrix::value_type;
+  const BalancedShape shape = balanced_shape<ExecSpace>(double(A.nnz()) / double(A.num_rows()));
+  const int64_t blocks = A.num_blocks();
+  // One partial per block; allocated per call so the matrix stays data only.
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::csr_balanced::head_sum"), blocks);
+  Kokkos::View<scalar_type*, typename Matrix::device_type> tail_sum(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::csr_balanced::tail_sum"), blocks);
+  using Functor = CsrBalancedFunctor<ExecSpace, Matrix, XView, YView, BetaIsZero>;
+  const Functor f{A.csr.row_offsets, A.csr.col_indices, A.csr.values, A.block_first_row, x, y, head_sum, tail_sum,
+                  alpha, beta, int64_t(A.nnz()), A.entries_per_block(), shape.team_row_min, A.lanes()};
+  // Teams of the same number of lanes as the shape, split as the matrix's lanes per row.
+  Kokkos::TeamPolicy<ExecSpace> policy(space, int(blocks), shape.team_size * shape.lanes / A.lanes(), A.lanes());
+  policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(A.entries_per_block(), shape.team_row_min)));
+  Kokkos::parallel_for("kspmv::spmv[csr_balanced]", policy, f);
+  if (A.spill_blocks.extent(0) > 0) {
+    Kokkos::parallel_for(
+        "kspmv::spmv[csr_balanced_carry]",
+        Kokkos::TeamPolicy<ExecSpace>(space, int(A.spill_blocks.extent(0)), is_gpu_space<ExecSpace>() ? 64 : 1, 1),
+        CsrBalancedCarryFunctor<ExecSpace, Matrix, YView, BetaIsZero>{A.csr.row_offsets, A.block_first_row,
+                                                                       A.spill_blocks, y, head_sum, tail_sum, alpha,
+                                                                       beta, A.entries_per_block()});
+  }
+}
+
+template <class ExecSpace, class Matrix, class XView, class YView>
+void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
+                       typename Matrix::value_type beta, const YView& y) {
+  if (beta == 0) {
+    launch_csr_balanced<ExecSpace, Matrix, XView, YView, true>(space, alpha, A, x, beta, y);
+  } else {
+    launch_csr_balanced<ExecSpace, Matrix, XView, YView, false>(space, alpha, A, x, beta, y);
+  }
+}
+
+/// The analysis: block_first_row[b] = first row starting at or after entry b*entries_per_block
+/// (one binary search per block), num_rows for the end; then the list of spilling blocks.
+template <class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
+  using execution_space = typename D::execution_space;
+  using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
+  const BalancedShape shape = balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0);
+  const int64_t block = shape.entries_per_block, m = A.num_rows(), nnz = A.nnz();
+  const int64_t blocks = (nnz + block - 1) / block;
+  if (blocks > int64_t(std::numeric_limits<int>::max())) refuse("BalancedCsrMatrix", "too many blocks for one launch");
+  Kokkos::View<O*, D> first_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::block_first_row"),
+                                blocks + 1);
+  const auto offsets = A.row_offsets;
+  Kokkos::parallel_for(
+      "kspmv::convert[csr_balanced_rows]", Policy(0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
+        if (b == blocks) {
+          first_row(b) = O(m);
+          return;
+        }
+        int64_t lo = 0, hi = m;  // first row r with offsets(r) >= b*block
+        while (lo < hi) {
+          const int64_t mid = (lo + hi) / 2;
+          if (int64_t(offsets(mid)) < b * block) lo = mid + 1; else hi = mid;
+        }
+        first_row(b) = O(lo);
+      });
+  Kokkos::View<int*, D> spills("kspmv::csr_balanced::spills", blocks);
+  Kokkos::parallel_for(
+      "kspmv::convert[csr_balanced_spills]", Policy(0, blocks), KOKKOS_LAMBDA(const int64_t b) {
+        spills(b) = b + 1 < blocks && first_row(b + 1) > first_row(b) && int64_t(offsets(first_row(b + 1))) > (b + 1) * block;
+      });
+  Kokkos::View<int64_t*, D> position("kspmv::csr_balanced::spill_position", blocks + 1);
+  const int64_t spill_count = exclusive_scan<execution_space>(position, spills);
+  Kokkos::View<int64_t*, D> spill_blocks(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::spill_blocks"),
+                                         spill_count);
+  Kokkos::parallel_for(
+      "kspmv::convert[csr_balanced_spill_list]", Policy(0, blocks), KOKKOS_LAMBDA(const int64_t b) {
+        if (spills(b)) spill_blocks(position(b)) = b;
+      });
+  return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes, first_row, spill_blocks);
+}
+
+}  // namespace impl
+}  // namespace kspmv

@@ -1,0 +1,66 @@
+// kspmv::BalancedCsrMatrix: the common suite, rows spilling over many blocks, rows long enough
+// for the team-wide path, and the same bits on every run.
+#include <kspmv/csr_balanced.hpp>
+
+#include "cases.hpp"
+
+#include <cstring>
+
+namespace kspmv_test {
+namespace {
+
+template <class ExecSpace>
+class CsrBalanced : public ::testing::Test {};
+TYPED_TEST_SUITE(CsrBalanced, Backends, BackendName);
+
+TYPED_TEST(CsrBalanced, FormatSuite) {
+  run_format_suite<TypeParam, kspmv::BalancedCsrMatrix>({kspmv::SpmvOptions()}, kspmv::ConvertOptions(),
+                                                        all_real_matrices);
+}
+
+TYPED_TEST(CsrBalanced, AlgorithmOptionOnCsr) {
+  run_format_suite<TypeParam, kspmv::CsrMatrix>({{kspmv::Algorithm::csr_balanced}}, kspmv::ConvertOptions(),
+                                                {"arrow.mtx", "rajat01.mtx"});
+}
+
+TYPED_TEST(CsrBalanced, LongAndSpillingRowsSameBitsEveryRun) {
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  // Short rows, empty rows, rows of up to 600 entries (team-wide on GPUs) and one of 50,000
+  // (spilling over many blocks on every backend).
+  for (const RandomShape shape : {RandomShape{3000, 4000, 600, 0.2, 50000}, RandomShape{20000, 500, 6, 0.3, 0}}) {
+    const kspmv::HostCsr h = random_csr(shape, rng);
+    const auto A = kspmv::convert<kspmv::BalancedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
+    EXPECT_NO_THROW(A.validate());
+    const auto x_host = random_vector(h.num_cols, rng);
+    const auto y0 = random_vector(h.num_rows, rng);
+    auto x = to_device_vector<double, Device>(x_host, "x");
+    std::vector<double> first;
+    for (int run = 0; run < 4; ++run) {
+      auto y = to_device_vector<double, Device>(y0, "y");
+      kspmv::spmv(2.0, A, x, -1.0, y);
+      const auto result = to_std_vector(y);
+      if (run == 0) {
+        first = result;
+        EXPECT_TRUE(matches_reference(result, reference_spmv(2.0, h, x_host, -1.0, y0)));
+      } else {
+        EXPECT_EQ(std::memcmp(first.data(), result.data(), first.size() * sizeof(double)), 0) << "run " << run;
+      }
+    }
+  }
+}
+
+TYPED_TEST(CsrBalanced, PartitionSharesTheCsr) {
+  using Device = DeviceOf<TypeParam>;
+  const auto csr = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
+  const auto A = kspmv::convert<kspmv::BalancedCsrMatrix>(csr);
+  EXPECT_EQ(A.csr.values.data(), csr.values.data());
+  EXPECT_EQ(A.num_blocks(), (139498 + A.entries_per_block() - 1) / A.entries_per_block());
+  EXPECT_GE(A.spill_blocks.extent(0), 1u);  // the full row of 46,500 spans blocks
+  EXPECT_LT(A.bytes(), csr.nnz() * sizeof(double) / 50);
+}
+
+}  // namespace
+}  // namespace kspmv_test
