@@ -201,7 +201,11 @@ struct Candidate {
   std::string name;
   std::function<double()> setup;
   std::function<void()> run;
+  std::function<std::string()> note = [] { return std::string(); };  // e.g. what a plan chose
 };
+
+// Expected uses the plan is told about; the summary amortises every setup over the same count.
+constexpr int64_t kPlanUses = 100;
 
 struct Row {
   std::string group, matrix, kernel, status;
@@ -248,6 +252,23 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                                                     {kspmv::Algorithm::coo_deterministic}));
   list.push_back(format_candidate<kspmv::HybMatrix>("kspmv:hyb", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::DiaMatrix>("kspmv:dia", A, x, y, defaults));
+  {
+    using Plan = kspmv::Plan<double, int, int, Device>;
+    auto plan = std::make_shared<std::unique_ptr<Plan>>();
+    kspmv::PlanOptions options;
+    options.expected_uses = kPlanUses;
+    list.push_back({"kspmv:plan",
+                    [=] {
+                      Kokkos::fence();
+                      const auto t0 = Clock::now();
+                      *plan = std::make_unique<Plan>(A, options);
+                      (*plan)->apply(1.0, x, 0.0, y);
+                      Kokkos::fence();
+                      return seconds_since(t0);
+                    },
+                    [=] { (*plan)->apply(1.0, x, 0.0, y); },
+                    [=] { return "chose " + (*plan)->report().chosen; }});
+  }
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
     const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};
     list.push_back({"kspmv:raw_csr_vector", [] { return 0.0; }, [=] { kspmv::spmv(1.0, A, x, 0.0, y, raw); }});
@@ -307,6 +328,7 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
     }
     c.run();
     Kokkos::fence();
+    r.note = c.note();
     r.error = max_relative_error(y, ref);
     if (!(r.error <= 1e-10)) {
       r.status = "WRONG";  // reported, not timed

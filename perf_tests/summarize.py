@@ -23,7 +23,7 @@ def main():
           "auto vs KK default | best kernel of the run | auto / best |")
     print("|---|---|---|---|---|---|---|---|---|")
     logs = []
-    wrong = [r for r in data["results"] if r["status"] != "ok"]
+    wrong = [r for r in data["results"] if r["status"] == "WRONG"]
     for m in matrices:
         rows = [r for r in ok if r["matrix"] == m]
         auto = next((r for r in rows if r["kernel"] == "kspmv:automatic"), None)
@@ -40,6 +40,29 @@ def main():
     if logs:
         print(f"\nGeometric mean speedup of kspmv automatic over KokkosKernels default: "
               f"{math.exp(sum(logs) / len(logs)):.2f}x over {len(logs)} matrices.")
+    plan_rows = [r for r in ok if r["kernel"] == "kspmv:plan"]
+    if plan_rows:
+        uses = 100  # spmv_bench's kPlanUses
+        print(f"\n### kspmv::Plan (setup amortised over {uses} uses)\n")
+        print("| matrix | plan chose | plan [us/use] | oracle kspmv kernel | oracle [us/use] | plan / oracle | "
+              "KK default [us] | plan vs KK default | % copy bw (plan) |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        plan_logs = []
+        for p in plan_rows:
+            rows = [r for r in ok if r["matrix"] == p["matrix"]]
+            amortised = lambda r: r["seconds"] + r["setup_seconds"] / uses
+            kspmv_rows = [r for r in rows if r["kernel"].startswith("kspmv:") and r["kernel"] != "kspmv:plan"]
+            oracle = min(kspmv_rows, key=amortised)
+            kk = next((r for r in rows if r["kernel"] == "kk:default"), None)
+            speed = kk["seconds"] / amortised(p) if kk else float("nan")
+            if kk:
+                plan_logs.append(math.log(speed))
+            print(f"| {p['matrix']} | {p.get('note', '').replace('chose ', '')} | {amortised(p) * 1e6:.1f} | "
+                  f"{oracle['kernel']} | {amortised(oracle) * 1e6:.1f} | {amortised(p) / amortised(oracle):.2f} | "
+                  f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x | {100 * p['frac_copy_bw']:.0f}% |")
+        if plan_logs:
+            print(f"\nGeometric mean speedup of kspmv::Plan (amortised) over KokkosKernels default: "
+                  f"{math.exp(sum(plan_logs) / len(plan_logs)):.2f}x over {len(plan_logs)} matrices.")
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
 

@@ -12,4 +12,5 @@
 #include "generate.hpp"
 #include "hyb.hpp"
 #include "io.hpp"
+#include "plan.hpp"
 #include "spmv.hpp"

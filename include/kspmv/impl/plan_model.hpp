@@ -1,0 +1,186 @@
+#pragma once
+// The Plan's analysis and cost model. The analysis reads the structure once on the device (row
+// lengths, per-slice widths, the row-length histogram, occupied diagonals): a few SpMVs' worth of
+// memory traffic at most. The model predicts time per SpMV as
+//   latency + bytes moved / (measured bandwidth x efficiency) + longest-row time
+// with the efficiencies and the per-entry time of a serial row measured on the H200
+// (perf_tests/results/h200): they rank candidates; a Plan with a large use hint times the best.
+
+#include <Kokkos_Core.hpp>
+
+#include "../csr.hpp"
+#include "convert_common.hpp"
+#include "launch.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kspmv {
+
+/// One format/kernel the plan considered. Times in seconds; measured ones are -1 if not timed.
+struct PlanCandidate {
+  std::string name;
+  bool feasible = true;
+  std::string note;  ///< why infeasible, or the format's size
+  double bytes_per_call = 0;
+  double predicted_setup = 0, predicted_apply = 0;
+  double measured_setup = -1, measured_apply = -1;
+  bool timed() const { return measured_apply >= 0; }
+  double setup() const { return timed() ? measured_setup : predicted_setup; }
+  double apply() const { return timed() ? measured_apply : predicted_apply; }
+  double total(int64_t uses) const { return setup() + double(uses) * apply(); }
+};
+
+
+namespace impl {
+
+/// What the analysis finds out about a CSR matrix.
+struct PlanStructure {
+  int64_t rows = 0, cols = 0, nnz = 0, longest_row = 0;
+  int64_t ell_slots = 0;          // ELLPACK: longest row x rows
+  int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
+  int64_t hyb_width = 0, hyb_coo_entries = 0;
+  int64_t diagonals = -1;  // occupied diagonals, -1 when not counted (the longest row exceeds the limit)
+  double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
+};
+
+template <class S, class O, class Off, class D, class Convert>
+PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert& convert) {
+  using execution_space = typename D::execution_space;
+  using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
+  PlanStructure p;
+  p.rows = A.num_rows();
+  p.cols = A.num_cols();
+  p.nnz = A.nnz();
+  if (p.rows == 0) return p;
+  const auto lengths = row_lengths(A);
+  p.longest_row = max_entry<execution_space>(lengths);
+  p.ell_slots = p.longest_row * p.rows;
+  const int64_t height = convert.slice_height > 0 ? convert.slice_height : default_slice_height<execution_space>();
+  const int64_t slices = (p.rows + height - 1) / height, m = p.rows;
+  Kokkos::parallel_reduce(
+      "kspmv::plan[slices]", Policy(0, slices),
+      KOKKOS_LAMBDA(const int64_t s, int64_t& slots) {
+        int64_t width = 0;
+        for (int64_t i = s * height; i < (s + 1) * height && i < m; ++i) width = lengths(i) > width ? lengths(i) : width;
+        slots += width * height;
+      },
+      p.blocked_ell_slots);
+  Kokkos::View<int64_t*, D> histogram("kspmv::plan::histogram", p.longest_row + 1);
+  Kokkos::parallel_for(
+      "kspmv::plan[histogram]", Policy(0, m),
+      KOKKOS_LAMBDA(const int64_t i) { Kokkos::atomic_increment(&histogram(lengths(i))); });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
+  const std::vector<int64_t> host(h.data(), h.data() + h.extent(0));
+  p.hyb_width = hyb_width_minimizing_bytes(host, m, sizeof(S), sizeof(O));
+  for (size_t len = size_t(p.hyb_width) + 1; len < host.size(); ++len) p.hyb_coo_entries += (int64_t(len) - p.hyb_width) * host[len];
+  if (p.longest_row <= convert.max_diagonals) {  // a row of L entries occupies L diagonals
+    const int64_t span = p.rows + p.cols - 1;
+    Kokkos::View<int*, D> occupied("kspmv::plan::occupied", span);
+    Kokkos::parallel_for(
+        "kspmv::plan[diagonals]", Policy(0, m), KOKKOS_LAMBDA(const int64_t i) {
+          for (auto k = A.row_offsets(i); k < A.row_offsets(i + 1); ++k) {
+            Kokkos::atomic_fetch_or(&occupied(A.col_indices(k) - i + m - 1), 1);
+          }
+        });
+    p.diagonals = total_count<execution_space>(occupied);
+  }
+  return p;
+}
+
+/// Device copy bandwidth (bytes read + written per second), measured once per process and
+/// execution space with Kokkos::deep_copy over buffers far beyond the caches.
+template <class ExecSpace>
+double device_bandwidth() {
+  static const double bandwidth = [] {
+    const size_t n = is_gpu_space<ExecSpace>() ? size_t(1) << 25 : size_t(1) << 23;  // 256 MB / 64 MB
+    Kokkos::View<double*, typename ExecSpace::memory_space> a("kspmv::plan::bw_a", n), b("kspmv::plan::bw_b", n);
+    ExecSpace space;
+    double best = 1e30;
+    for (int r = 0; r < 4; ++r) {
+      space.fence();
+      const auto t0 = std::chrono::steady_clock::now();
+      Kokkos::deep_copy(space, b, a);
+      space.fence();
+      if (r > 0) best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return 2.0 * double(n) * sizeof(double) / best;
+  }();
+  return bandwidth;
+}
+
+// Measured on the H200, perf_tests/results/h200: the smallest SpMV takes 4.2 us; a thread
+// walking a row alone takes about 80 ns per entry (heavy_rows, thread per row); the fraction of
+// copy bandwidth each kernel reached on the large regular matrices.
+struct ModelConstants {
+  double latency, serial_entry;
+  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, ell, blocked_ell, hyb, dia, raw_vector;
+};
+template <class ExecSpace>
+ModelConstants model_constants() {
+  if (is_gpu_space<ExecSpace>()) return {4.2e-6, 80e-9, 0.83, 0.42, 0.42, 0.80, 0.90, 0.85, 0.75, 0.95, 0.45};
+  // Host backends: one thread walks a chunk of rows; every kernel streams near bandwidth.
+  return {2e-6, 1e-9, 0.9, 0.9, 0.85, 0.85, 0.8, 0.8, 0.75, 0.9, 0.85};
+}
+
+/// Predicted setup and per-call time of every candidate, or why it is infeasible.
+template <class ExecSpace, class S, class O, class Off, class Convert>
+std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double bandwidth, const Convert& convert,
+                                              bool raw_available) {
+  const ModelConstants k = model_constants<ExecSpace>();
+  const double vectors = double(p.cols) * sizeof(S) + double(p.rows) * sizeof(S);
+  const double csr_bytes = double(p.nnz) * (sizeof(S) + sizeof(O)) + double(p.rows + 1) * sizeof(Off) + vectors;
+  const int lanes = lanes_for_average_row_length(p.average_row(), warp_width<ExecSpace>());
+  const double longest = double(p.longest_row);
+  // Conversions read the CSR a few times and write the format; allocations cost a fixed time.
+  auto conversion = [&](double format_bytes) { return 50e-6 + (3.0 * csr_bytes + format_bytes) / bandwidth; };
+  auto per_call = [&](double bytes, double efficiency, double serial_rows) {
+    return k.latency + bytes / (bandwidth * efficiency) + serial_rows * k.serial_entry;
+  };
+  auto fill_ok = [&](double slots) { return p.nnz == 0 || slots / double(p.nnz) <= convert.max_fill_ratio; };
+
+  std::vector<PlanCandidate> c;
+  auto add = [&](const char* name, bool feasible, const std::string& note, double bytes, double setup, double apply) {
+    PlanCandidate x;
+    x.name = name;
+    x.feasible = feasible;
+    x.note = note;
+    x.bytes_per_call = bytes;
+    x.predicted_setup = setup;
+    x.predicted_apply = apply;
+    c.push_back(x);
+  };
+  const double short_rows = p.average_row() <= 16 ? k.csr_scalar_short : k.csr_scalar_long;
+  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, short_rows, longest));
+  add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest / lanes));
+  add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.csr_balanced, 0) + k.latency);
+  if (raw_available) add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest / lanes));
+
+  const double ell_bytes = double(p.ell_slots) * (sizeof(S) + sizeof(O)) + vectors;
+  add("ell", fill_ok(double(p.ell_slots)), "fill above max_fill_ratio", ell_bytes, conversion(ell_bytes),
+      per_call(ell_bytes, k.ell, longest));
+  const double sell_bytes = double(p.blocked_ell_slots) * (sizeof(S) + sizeof(O)) + vectors;
+  add("blocked_ell", fill_ok(double(p.blocked_ell_slots)), "fill above max_fill_ratio", sell_bytes,
+      conversion(sell_bytes), per_call(sell_bytes, k.blocked_ell, longest));
+  const bool wave_slices = convert.slice_height == 0 || convert.slice_height == warp_width<ExecSpace>();
+  if (raw_available && wave_slices) {
+    add("raw_blocked_ell", fill_ok(double(p.blocked_ell_slots)), "fill above max_fill_ratio", sell_bytes,
+        conversion(sell_bytes), per_call(sell_bytes, k.blocked_ell, longest));
+  }
+  const double hyb_bytes = double(p.hyb_width * p.rows) * (sizeof(S) + sizeof(O)) +
+                           double(p.hyb_coo_entries) * (sizeof(S) + 2 * sizeof(O)) + vectors;
+  add("hyb", true, "", hyb_bytes, conversion(hyb_bytes),
+      per_call(hyb_bytes, k.hyb, double(p.hyb_width)) + (p.hyb_coo_entries > 0 ? 2 * k.latency : 0.0));
+  const double dia_slots = double(std::max<int64_t>(p.diagonals, 0)) * double(p.rows);
+  const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
+  const double dia_bytes = dia_slots * sizeof(S) + vectors;
+  add("dia", dia_ok, p.diagonals < 0 ? "longest row exceeds max_diagonals" : "too many diagonals or too much fill",
+      dia_bytes, conversion(dia_bytes), per_call(dia_bytes, k.dia, 0));
+  return c;
+}
+
+}  // namespace impl
+}  // namespace kspmv

@@ -1,0 +1,234 @@
+#pragma once
+/// \file plan.hpp
+/// kspmv::Plan: chooses, once, the format and kernel that minimise
+///   setup + expected_uses x time per SpMV
+/// for a CSR matrix, and applies it. The analysis runs on the device (row lengths, padding of
+/// each format, diagonal count) and predicts each candidate's setup and per-call time from the
+/// bytes it moves and the device bandwidth measured once per process; when the hint of uses is
+/// large, the best predicted candidates are also converted and timed once.
+
+#include "convert.hpp"
+#include "impl/plan_model.hpp"
+#include "spmv.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kspmv {
+
+/// How a Plan chooses.
+struct PlanOptions {
+  /// How many times apply() is expected to run: the setup of a format is paid once, its SpMV
+  /// time this many times.
+  int64_t expected_uses = 100;
+  /// From this many expected uses on, the best predicted candidates are converted and timed once
+  /// (the timing is part of the plan's setup, a few dozen SpMVs); below it the prediction decides.
+  int64_t timing_threshold = 1000;
+  /// How many of the best predicted candidates are timed.
+  int timed_candidates = 2;
+  /// Matrices whose CSR arrays are smaller than this many bytes fit in a GPU's L2: their SpMV is
+  /// launch latency, so the plan skips the format analysis and keeps CSR (balanced CSR when
+  /// the longest row is far above the average).
+  double small_matrix_bytes = 16e6;
+  /// Limits for the conversions (ELLPACK, blocked ELLPACK, DIA fill and diagonals).
+  ConvertOptions convert;
+};
+
+/// What a plan chose and why.
+struct PlanReport {
+  std::string chosen;
+  std::string reason;
+  int64_t expected_uses = 0;
+  double bandwidth = 0;      ///< bytes/s used by the model (measured device copy bandwidth)
+  double analysis_time = 0;  ///< seconds of the structural analysis
+  double timing_time = 0;    ///< seconds spent converting and timing candidates
+  std::vector<PlanCandidate> candidates;
+
+  /// A table of every candidate: predicted and measured setup and SpMV times.
+  std::string to_string() const {
+    std::ostringstream s;
+    s << "plan: " << chosen << " (" << reason << ")\n";
+    s << "  bandwidth " << bandwidth * 1e-9 << " GB/s, analysis " << analysis_time * 1e6 << " us, timing "
+      << timing_time * 1e6 << " us, expected uses " << expected_uses << "\n";
+    for (const PlanCandidate& c : candidates) {
+      s << "  " << c.name << ": ";
+      if (!c.feasible) {
+        s << "infeasible (" << c.note << ")\n";
+        continue;
+      }
+      s << "predicted setup " << c.predicted_setup * 1e6 << " us, SpMV " << c.predicted_apply * 1e6 << " us";
+      if (c.timed()) s << "; measured setup " << c.measured_setup * 1e6 << " us, SpMV " << c.measured_apply * 1e6 << " us";
+      s << "\n";
+    }
+    return s.str();
+  }
+};
+
+/// A format and kernel chosen for one CSR matrix, with any converted storage it owns.
+/// apply() computes y = alpha*A*x + beta*y with the semantics of kspmv::spmv.
+template <class Scalar, class Ordinal = int, class Offset = Ordinal,
+          class Device = Kokkos::DefaultExecutionSpace::device_type>
+class Plan {
+ public:
+  using csr_type = CsrMatrix<Scalar, Ordinal, Offset, Device>;
+  using execution_space = typename Device::execution_space;
+
+  /// Analyses A on its device and chooses (see the file comment). A's Views are shared, not
+  /// copied; the chosen format's storage is owned by the plan.
+  explicit Plan(const csr_type& A, const PlanOptions& options = PlanOptions()) : m_csr(A), m_matrix(A) { choose(options); }
+
+  template <class XView, class YView>
+  void apply(Scalar alpha, const XView& x, Scalar beta, const YView& y) const {
+    apply(execution_space(), alpha, x, beta, y);
+  }
+  template <class ExecSpace, class XView, class YView>
+  void apply(const ExecSpace& space, Scalar alpha, const XView& x, Scalar beta, const YView& y) const {
+    std::visit([&](const auto& M) { kspmv::spmv(space, alpha, M, x, beta, y, m_options); }, m_matrix);
+  }
+
+  const PlanReport& report() const { return m_report; }
+  const csr_type& csr() const { return m_csr; }
+
+ private:
+  using Matrix = std::variant<csr_type, BalancedCsrMatrix<Scalar, Ordinal, Offset, Device>,
+                              EllMatrix<Scalar, Ordinal, Offset, Device>, BlockedEllMatrix<Scalar, Ordinal, Offset, Device>,
+                              HybMatrix<Scalar, Ordinal, Offset, Device>, DiaMatrix<Scalar, Ordinal, Offset, Device>>;
+  using Clock = std::chrono::steady_clock;
+
+  csr_type m_csr;
+  Matrix m_matrix;
+  SpmvOptions m_options;
+  PlanReport m_report;
+
+  static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+  // The storage and options of a candidate, built on the device (the candidate's setup).
+  std::pair<Matrix, SpmvOptions> build(const std::string& name, const ConvertOptions& convert) const {
+    const SpmvOptions none;
+    if (name == "csr_automatic") return {Matrix(m_csr), none};
+    if (name == "csr_scalar") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_scalar}};
+    if (name == "csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_vector}};
+    if (name == "csr_balanced") return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), none};
+    if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
+    if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
+    if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};
+    if (name == "raw_blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
+    if (name == "hyb") return {Matrix(kspmv::convert<HybMatrix>(m_csr, convert)), SpmvOptions{Algorithm::coo_deterministic}};
+    return {Matrix(kspmv::convert<DiaMatrix>(m_csr, convert)), none};
+  }
+
+  void choose(const PlanOptions& options) {
+    m_report.expected_uses = std::max<int64_t>(options.expected_uses, 1);
+    const int64_t uses = m_report.expected_uses;
+    auto t0 = Clock::now();
+    const double csr_bytes = double(m_csr.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
+                             double(m_csr.num_rows() + 1) * sizeof(Offset);
+    if (m_csr.num_rows() == 0 || m_csr.nnz() == 0 || csr_bytes < options.small_matrix_bytes) {
+      choose_small(options);
+      m_report.analysis_time = since(t0);
+      return;
+    }
+    const impl::PlanStructure structure = impl::analyse_structure(m_csr, options.convert);
+    m_report.analysis_time = since(t0);
+    m_report.bandwidth = impl::device_bandwidth<execution_space>();
+    m_report.candidates = impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
+        structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
+    std::vector<PlanCandidate*> order;
+    for (PlanCandidate& c : m_report.candidates)
+      if (c.feasible) order.push_back(&c);
+    auto by_total = [uses](const PlanCandidate* a, const PlanCandidate* b) { return a->total(uses) < b->total(uses); };
+    std::sort(order.begin(), order.end(), by_total);
+
+    if (uses >= options.timing_threshold) {
+      // Time the best predicted ones and choose among those measured: a prediction is a ranking,
+      // not a number to weigh against a measurement. The winner's storage is kept.
+      t0 = Clock::now();
+      const int count = std::min<int>(options.timed_candidates, int(order.size()));
+      std::vector<std::pair<PlanCandidate*, std::pair<Matrix, SpmvOptions>>> timed;
+      for (int i = 0; i < count; ++i) {
+        auto built = time_candidate(*order[size_t(i)], options.convert);
+        if (order[size_t(i)]->feasible) timed.emplace_back(order[size_t(i)], std::move(built));
+      }
+      m_report.timing_time = since(t0);
+      if (!timed.empty()) {
+        std::sort(timed.begin(), timed.end(), [&](const auto& a, const auto& b) { return by_total(a.first, b.first); });
+        order.clear();
+        for (const auto& t : timed) order.push_back(t.first);
+        m_matrix = std::move(timed.front().second.first);
+        m_options = timed.front().second.second;
+        explain(order, uses);
+        return;
+      }
+    }
+    auto built = build(order.front()->name, options.convert);
+    m_matrix = std::move(built.first);
+    m_options = built.second;
+    explain(order, uses);
+  }
+
+  // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
+  // conversion can win back; only a row far longer than the rest (one thread or warp would
+  // walk it alone) is worth the balanced partition.
+  void choose_small(const PlanOptions&) {
+    const int64_t m = m_csr.num_rows();
+    int64_t longest = 0;
+    if (m > 0) longest = impl::max_entry<execution_space>(impl::row_lengths(m_csr));
+    const double average = m > 0 ? double(m_csr.nnz()) / double(m) : 0.0;
+    const bool long_tail = double(longest) > 16.0 * average + 64.0;
+    PlanCandidate c;
+    c.name = long_tail ? "csr_balanced" : "csr_automatic";
+    c.note = "small matrix: latency-bound";
+    m_report.candidates = {c};
+    if (long_tail && m_csr.nnz() > 0) m_matrix = kspmv::convert<BalancedCsrMatrix>(m_csr);
+    m_report.chosen = c.name;
+    m_report.reason = "matrix fits in cache, SpMV is launch latency; longest row " + std::to_string(longest) +
+                      " vs average " + std::to_string(average) +
+                      (long_tail ? ": balanced partition so no row runs alone" : ": plain CSR, no setup");
+  }
+
+  void explain(const std::vector<PlanCandidate*>& order, int64_t uses) {
+    const PlanCandidate& best = *order.front();
+    m_report.chosen = best.name;
+    std::ostringstream why;
+    why << "lowest " << (best.timed() ? "measured" : "predicted") << " setup + " << uses << " x SpMV = "
+        << best.setup() * 1e6 << " us + " << uses << " x " << best.apply() * 1e6 << " us";
+    if (order.size() > 1) why << "; next " << order[1]->name << " " << order[1]->total(uses) * 1e6 << " us in all";
+    m_report.reason = why.str();
+  }
+
+  // Converts the candidate and times 3 SpMVs after a warm-up (median), fenced; returns the
+  // converted storage so the winner is not converted twice.
+  std::pair<Matrix, SpmvOptions> time_candidate(PlanCandidate& c, const ConvertOptions& convert) const {
+    Kokkos::View<Scalar*, Device> x("kspmv::plan::x", m_csr.num_cols()), y("kspmv::plan::y", m_csr.num_rows());
+    Kokkos::deep_copy(x, Scalar(1));
+    execution_space space;
+    space.fence();
+    auto t0 = Clock::now();
+    try {
+      auto built = build(c.name, convert);
+      space.fence();
+      c.measured_setup = since(t0);
+      std::vector<double> samples;
+      for (int r = 0; r < 4; ++r) {
+        t0 = Clock::now();
+        std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), M, x, Scalar(0), y, built.second); }, built.first);
+        space.fence();
+        if (r > 0) samples.push_back(since(t0));  // the first call warms up
+      }
+      std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+      c.measured_apply = samples[samples.size() / 2];
+      return built;
+    } catch (const std::invalid_argument& e) {
+      c.feasible = false;
+      c.note = e.what();
+      return {Matrix(m_csr), SpmvOptions()};
+    }
+  }
+};
+
+}  // namespace kspmv

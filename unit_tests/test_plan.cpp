@@ -1,0 +1,108 @@
+// kspmv::Plan: correct results whatever it chooses, a report that explains the choice, choices
+// that follow the structure (DIA or ELLPACK for stencils, not for long rows), and the use hint.
+#include <kspmv/generate.hpp>
+#include <kspmv/plan.hpp>
+
+#include "cases.hpp"
+
+namespace kspmv_test {
+namespace {
+
+template <class ExecSpace>
+class PlanTest : public ::testing::Test {};
+TYPED_TEST_SUITE(PlanTest, Backends, BackendName);
+
+template <class ExecSpace, class Ordinal, class Offset>
+::testing::AssertionResult check_plan(const kspmv::HostCsr& h, const kspmv::PlanOptions& options, double alpha,
+                                      double beta, bool nan_in_y, std::mt19937_64& rng, std::string* chosen = nullptr) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto A = kspmv::to_device<double, Ordinal, Offset, Device>(h);
+  const kspmv::Plan<double, Ordinal, Offset, Device> plan(A, options);
+  if (chosen) *chosen = plan.report().chosen;
+  const auto x_host = random_vector(h.num_cols, rng);
+  auto y0 = random_vector(h.num_rows, rng);
+  if (nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+  auto x = to_device_vector<double, Device>(x_host, "x");
+  auto y = to_device_vector<double, Device>(y0, "y");
+  plan.apply(ExecSpace(), alpha, x, beta, y);
+  return matches_reference(to_std_vector(y), reference_spmv(alpha, h, x_host, beta, y0))
+         << "\n" << plan.report().to_string();
+}
+
+TYPED_TEST(PlanTest, EveryRandomCaseWithAndWithoutTiming) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const int64_t uses : {1, 1000}) {
+    kspmv::PlanOptions options;
+    options.expected_uses = uses;
+    options.small_matrix_bytes = uses > 1 ? 0.0 : 16e6;  // the full analysis and timing, or the small tier
+    for (const RandomCase& c : random_cases) {
+      SCOPED_TRACE(std::string(c.what) + ", uses " + std::to_string(uses));
+      const kspmv::HostCsr A = random_csr(c.shape, rng);
+      EXPECT_TRUE((check_plan<TypeParam, int, int>(A, options, c.alpha, c.beta, c.nan_in_y, rng)));
+    }
+  }
+}
+
+TYPED_TEST(PlanTest, RealMatrices) {
+  std::mt19937_64 rng(test_seed());
+  for (const char* name : all_real_matrices) {
+    SCOPED_TRACE(name);
+    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
+    EXPECT_TRUE((check_plan<TypeParam, int64_t, int64_t>(A, kspmv::PlanOptions(), 1.0, 0.5, false, rng)));
+  }
+}
+
+TYPED_TEST(PlanTest, ReportExplainsTheChoice) {
+  using Device = DeviceOf<TypeParam>;
+  const auto A = kspmv::poisson_3d<double, int, int, Device>(16, 16, 16, 7);
+  kspmv::PlanOptions options;
+  options.expected_uses = 5000;
+  options.small_matrix_bytes = 0;  // analyse it as a large matrix
+  const kspmv::Plan<double, int, int, Device> plan(A, options);
+  const kspmv::PlanReport& r = plan.report();
+  EXPECT_FALSE(r.chosen.empty());
+  EXPECT_NE(r.reason.find("5000 x SpMV"), std::string::npos) << r.reason;
+  EXPECT_GT(r.bandwidth, 0.0);
+  bool found = false, any_timed = false;
+  for (const kspmv::PlanCandidate& c : r.candidates) {
+    found |= c.name == r.chosen;
+    any_timed |= c.timed();
+    if (c.name == "dia") EXPECT_TRUE(c.feasible) << "a 7-point stencil has 7 diagonals";
+  }
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(any_timed);
+  EXPECT_NE(r.to_string().find("plan: " + r.chosen), std::string::npos);
+}
+
+TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
+  using Device = DeviceOf<TypeParam>;
+  const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
+  kspmv::PlanOptions options;
+  options.expected_uses = 1;  // prediction only
+  options.small_matrix_bytes = 0;
+  const kspmv::Plan<double, int, int, Device> plan(A, options);
+  for (const kspmv::PlanCandidate& c : plan.report().candidates) {
+    if (c.name == "ell" || c.name == "dia") EXPECT_FALSE(c.feasible) << c.name;
+  }
+  EXPECT_NE(plan.report().chosen, "ell");
+  EXPECT_EQ(plan.report().timing_time, 0.0);
+  // As a small matrix, the full row of 46,500 (average 3) calls for the balanced partition.
+  const kspmv::Plan<double, int, int, Device> small(A);
+  EXPECT_EQ(small.report().chosen, "csr_balanced") << small.report().reason;
+}
+
+TYPED_TEST(PlanTest, EmptyMatrices) {
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr none;
+  kspmv::HostCsr no_entries;
+  no_entries.num_rows = 4;
+  no_entries.num_cols = 3;
+  no_entries.row_offsets = {0, 0, 0, 0, 0};
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(none, kspmv::PlanOptions(), 1.0, 0.0, true, rng)));
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(no_entries, kspmv::PlanOptions(), 1.0, 0.0, true, rng)));
+}
+
+}  // namespace
+}  // namespace kspmv_test
