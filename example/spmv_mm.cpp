@@ -1,5 +1,6 @@
 // Reads a Matrix Market file (or builds a 27-point 3D Poisson matrix), runs y = A*x with every
-// CSR algorithm and prints the median time per SpMV and the effective bandwidth.
+// CSR algorithm, every format and a kspmv::Plan, and prints the median time per SpMV, the
+// effective bandwidth (CSR minimum-bytes model) and the setup (conversion) time.
 //
 //   spmv_mm [file.mtx] [--grid N] [--points 7|27] [--repeat R]
 #include <kspmv/kspmv.hpp>
@@ -44,25 +45,57 @@ int main(int argc, char* argv[]) {
     // Minimum bytes of y = A*x in CSR: values and indices once, offsets, x and y once each.
     const double bytes = double(A.nnz()) * (sizeof(double) + sizeof(int)) + (A.num_rows() + 1.0) * sizeof(int) +
                          double(A.num_cols()) * sizeof(double) + double(A.num_rows()) * sizeof(double);
-    std::printf("%-12s %14s %12s %10s\n", "algorithm", "time/SpMV [us]", "GB/s", "GFLOP/s");
+    std::printf("%-16s %14s %12s %10s %12s\n", "algorithm", "time/SpMV [us]", "GB/s", "GFLOP/s", "setup [us]");
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    // Median time of `repeat` fenced calls of f, after one warm-up call.
+    auto report = [&](const char* name, double setup, const auto& f) {
+      f();
+      Kokkos::fence();
+      std::vector<double> samples;
+      for (int r = 0; r < repeat; ++r) {
+        const auto t0 = Clock::now();
+        f();
+        Kokkos::fence();
+        samples.push_back(seconds(t0));
+      }
+      std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+      const double t = samples[samples.size() / 2];
+      std::printf("%-16s %14.1f %12.2f %10.2f %12.1f\n", name, t * 1e6, bytes / t * 1e-9,
+                  2.0 * double(A.nnz()) / t * 1e-9, setup * 1e6);
+    };
     for (kspmv::Algorithm algorithm :
          {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar, kspmv::Algorithm::csr_vector}) {
       kspmv::SpmvOptions options;
       options.algorithm = algorithm;
-      kspmv::spmv(1.0, A, x, 0.0, y, options);  // warm-up
-      Kokkos::fence();
-      std::vector<double> seconds;
-      for (int r = 0; r < repeat; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        kspmv::spmv(1.0, A, x, 0.0, y, options);
-        Kokkos::fence();
-        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      }
-      std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
-      const double t = seconds[seconds.size() / 2];
-      std::printf("%-12s %14.1f %12.2f %10.2f\n", kspmv::to_string(algorithm), t * 1e6, bytes / t * 1e-9,
-                  2.0 * double(A.nnz()) / t * 1e-9);
+      report(kspmv::to_string(algorithm), 0.0, [&] { kspmv::spmv(1.0, A, x, 0.0, y, options); });
     }
+    // Each format: the conversion is the setup. A format that refuses the matrix says why.
+    auto format = [&](const char* name, auto convert) {
+      try {
+        Kokkos::fence();
+        const auto t0 = Clock::now();
+        const auto M = convert();
+        Kokkos::fence();
+        const double setup = seconds(t0);
+        report(name, setup, [&] { kspmv::spmv(1.0, M, x, 0.0, y); });
+      } catch (const std::invalid_argument& e) {
+        std::printf("%-16s refused: %s\n", name, e.what());
+      }
+    };
+    format("csr_balanced", [&] { return kspmv::convert<kspmv::BalancedCsrMatrix>(A); });
+    format("ell", [&] { return kspmv::convert<kspmv::EllMatrix>(A); });
+    format("blocked_ell", [&] { return kspmv::convert<kspmv::BlockedEllMatrix>(A); });
+    format("hyb", [&] { return kspmv::convert<kspmv::HybMatrix>(A); });
+    format("dia", [&] { return kspmv::convert<kspmv::DiaMatrix>(A); });
+    kspmv::PlanOptions hint;
+    hint.expected_uses = 100;
+    const auto t0 = Clock::now();
+    const kspmv::Plan<double, int, int> plan(A, hint);
+    Kokkos::fence();
+    const double plan_setup = seconds(t0);
+    report("plan", plan_setup, [&] { plan.apply(1.0, x, 0.0, y); });
+    std::printf("%s", plan.report().to_string().c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spmv_mm: %s\n", e.what());
     status = 1;

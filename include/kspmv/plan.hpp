@@ -45,7 +45,7 @@ struct PlanReport {
   std::string reason;
   int64_t expected_uses = 0;
   double bandwidth = 0;      ///< bytes/s used by the model (measured device copy bandwidth)
-  double analysis_time = 0;  ///< seconds of the structural analysis
+  double analysis_time = 0;  ///< seconds of the analysis (and, for a process's first plan, of the bandwidth measurement)
   double timing_time = 0;    ///< seconds spent converting and timing candidates
   std::vector<PlanCandidate> candidates;
 
@@ -134,8 +134,8 @@ class Plan {
       return;
     }
     const impl::PlanStructure structure = impl::analyse_structure(m_csr, options.convert);
+    m_report.bandwidth = impl::device_bandwidth<execution_space>();  // measured by the first plan only
     m_report.analysis_time = since(t0);
-    m_report.bandwidth = impl::device_bandwidth<execution_space>();
     m_report.candidates = impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
         structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
     std::vector<PlanCandidate*> order;

@@ -96,8 +96,10 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
 template <class ExecSpace>
 double device_bandwidth() {
   static const double bandwidth = [] {
-    const size_t n = is_gpu_space<ExecSpace>() ? size_t(1) << 25 : size_t(1) << 23;  // 256 MB / 64 MB
-    Kokkos::View<double*, typename ExecSpace::memory_space> a("kspmv::plan::bw_a", n), b("kspmv::plan::bw_b", n);
+    const size_t n = is_gpu_space<ExecSpace>() ? size_t(1) << 25 : size_t(1) << 22;  // 256 MB / 32 MB
+    using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+    const View a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::plan::bw_a"), n);
+    const View b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::plan::bw_b"), n);
     ExecSpace space;
     double best = 1e30;
     for (int r = 0; r < 4; ++r) {
@@ -122,8 +124,11 @@ struct ModelConstants {
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) return {4.2e-6, 80e-9, 0.83, 0.42, 0.42, 0.80, 0.90, 0.85, 0.75, 0.95, 0.45};
-  // Host backends: one thread walks a chunk of rows; every kernel streams near bandwidth.
-  return {2e-6, 1e-9, 0.9, 0.9, 0.85, 0.85, 0.8, 0.8, 0.75, 0.9, 0.85};
+  // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
+  // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
+  // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
+  // stride through memory (0.14-0.15), and the balanced kernel's scratch round trip costs (0.23).
+  return {2e-6, 1e-9, 0.70, 0.70, 0.71, 0.23, 0.14, 0.63, 0.14, 0.15, 0.70};
 }
 
 /// Predicted setup and per-call time of every candidate, or why it is infeasible.
