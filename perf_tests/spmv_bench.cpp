@@ -244,6 +244,7 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
   const kspmv::ConvertOptions defaults;
   kspmv::ConvertOptions sorted;
   sorted.sigma = 8 * kspmv::impl::default_slice_height<ExecSpace>();
+  list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::EllMatrix>("kspmv:ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell_sorted", A, x, y, sorted));

@@ -23,6 +23,10 @@ class CooMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
   index_view row_indices;
   index_view col_indices;
   values_view values;
+  /// Workspace of the deterministic kernel (two partial sums per chunk of entries), allocated by
+  /// kspmv::convert; when empty (a matrix built from Views) the kernel allocates it per call.
+  /// Two spmv calls on the same matrix must not run concurrently (on different streams).
+  values_view partial_sums;
 
   CooMatrix() : base() { this->m_name = "CooMatrix"; }
   /// Wraps existing Views (no copy); throws std::invalid_argument if their lengths differ.

@@ -28,12 +28,20 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
   CsrMatrix<Scalar, Ordinal, Offset, Device> csr;
   index_view block_first_row;  ///< num_blocks + 1
   block_view spill_blocks;     ///< blocks whose last row continues past them
+  /// Workspace of the kernel, 2 x num_blocks partial sums, so spmv allocates nothing. Two spmv
+  /// calls on the same matrix must not run concurrently (on different streams).
+  Kokkos::View<Scalar*, Device> partial_sums;
 
   BalancedCsrMatrix() : base() { this->m_name = "BalancedCsrMatrix"; }
   BalancedCsrMatrix(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, int64_t entries_per_block, int lanes,
                     const index_view& first_rows, const block_view& spills)
       : base("BalancedCsrMatrix", A.num_rows(), A.num_cols(), A.nnz()), csr(A), block_first_row(first_rows),
-        spill_blocks(spills), m_entries_per_block(entries_per_block), m_lanes(lanes) {
+        spill_blocks(spills),
+        partial_sums(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::partial_sums"),
+                     2 * size_t((int64_t(A.nnz()) + std::max<int64_t>(entries_per_block, 1) - 1) /
+                                std::max<int64_t>(entries_per_block, 1))),
+        m_entries_per_block(entries_per_block),
+        m_lanes(lanes) {
     if (entries_per_block < 1) this->fail("entries_per_block must be positive");
     this->expect_extent(block_first_row, size_t(num_blocks()) + 1, "block_first_row");
   }

@@ -188,6 +188,13 @@ void dispatch(const ExecSpace& space, S alpha, const DiaMatrix<S, O, Off, D>& A,
   spmv_dia(space, alpha, A, x, beta, y);
 }
 
+// COO and HYB take the COO kernels' algorithms only.
+inline void check_coo_algorithm(Algorithm a, const char* format) {
+  if (a != Algorithm::automatic && a != Algorithm::coo_atomic && a != Algorithm::coo_deterministic) {
+    unsupported_algorithm(a, format);
+  }
+}
+
 // y += alpha*A*x for the COO kernels, which accumulate into y.
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void accumulate_coo(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x,
@@ -208,10 +215,7 @@ void accumulate_coo(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
-  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::coo_atomic &&
-      options.algorithm != Algorithm::coo_deterministic) {
-    unsupported_algorithm(options.algorithm, "COO");
-  }
+  check_coo_algorithm(options.algorithm, "COO");
   scale_y(space, beta, y);
   accumulate_coo(space, alpha, A, x, y, options.algorithm, "COO");
 }
@@ -219,10 +223,7 @@ void dispatch(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A,
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
-  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::coo_atomic &&
-      options.algorithm != Algorithm::coo_deterministic) {
-    unsupported_algorithm(options.algorithm, "HYB");
-  }
+  check_coo_algorithm(options.algorithm, "HYB");
   // beta is applied exactly once, by the ELL part, which covers every row; the COO part adds.
   spmv_ell(space, alpha, A.ell, x, beta, y);
   if (A.coo.nnz() > 0) accumulate_coo(space, alpha, A.coo, x, y, options.algorithm, "HYB");

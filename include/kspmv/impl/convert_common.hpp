@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "launch.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -32,6 +34,59 @@ int64_t max_entry(const View& v) {
       KOKKOS_LAMBDA(const int64_t i, int64_t& m) { m = int64_t(v(i)) > m ? int64_t(v(i)) : m; },
       Kokkos::Max<int64_t>(result));
   return result;
+}
+
+// histogram[L] = rows of length L, for L <= longest. Rows are counted per team in scratch first
+// (lengths below 1024), so the hot bins of regular matrices (every row of a stencil has the same
+// length) take one global atomic per team instead of one per row.
+template <class ExecSpace, class LengthView>
+Kokkos::View<int64_t*, typename LengthView::device_type> length_histogram(const LengthView& lengths, int64_t longest) {
+  using device_type = typename LengthView::device_type;
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  using Bins = Kokkos::View<int*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::View<int64_t*, device_type> histogram("kspmv::convert::histogram", longest + 1);
+  const int64_t m = lengths.extent(0);
+  const int local = int(longest + 1 < 1024 ? longest + 1 : 1024);
+  const bool gpu = is_gpu_space<ExecSpace>();
+  const int64_t rows_per_team = gpu ? 4096 : 65536;
+  Team policy(int((m + rows_per_team - 1) / rows_per_team), gpu ? 256 : 1);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Bins::shmem_size(local)));
+  Kokkos::parallel_for(
+      "kspmv::convert[histogram]", policy, KOKKOS_LAMBDA(const typename Team::member_type& team) {
+        const Bins bins(team.team_scratch(0), local);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local), [&](const int b) { bins(b) = 0; });
+        team.team_barrier();
+        const int64_t first = int64_t(team.league_rank()) * rows_per_team;
+        const int64_t last = first + rows_per_team < m ? first + rows_per_team : m;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int64_t i) {
+          const int64_t len = lengths(i);
+          if (len < local) {
+            Kokkos::atomic_increment(&bins(len));
+          } else {
+            Kokkos::atomic_increment(&histogram(len));
+          }
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local), [&](const int b) {
+          if (bins(b)) Kokkos::atomic_add(&histogram(b), int64_t(bins(b)));
+        });
+      });
+  return histogram;
+}
+
+// Marks occupied(col - row + num_rows - 1) for every entry. The flag is read before the atomic:
+// a stencil has a handful of diagonals, and an atomic per entry on them would serialise.
+template <class ExecSpace, class Csr, class FlagView>
+void mark_diagonals(const Csr& A, const FlagView& occupied) {
+  const int64_t m = A.num_rows();
+  Kokkos::parallel_for(
+      "kspmv::convert[diagonals]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, m),
+      KOKKOS_LAMBDA(const int64_t i) {
+        for (auto k = A.row_offsets(i); k < A.row_offsets(i + 1); ++k) {
+          int* flag = &occupied(A.col_indices(k) - i + m - 1);
+          if (*static_cast<volatile int*>(flag) == 0) Kokkos::atomic_fetch_or(flag, 1);
+        }
+      });
 }
 
 [[noreturn]] inline void refuse(const char* format, const std::string& why) {

@@ -16,6 +16,14 @@
 namespace kspmv {
 namespace impl {
 
+// The deterministic kernel's partial sums, sized for the chunks of the matrix's backend.
+template <class S, class O, class Off, class D>
+void allocate_coo_workspace(CooMatrix<S, O, Off, D>& coo) {
+  const int64_t chunk = coo_chunk_size<typename D::execution_space>();
+  coo.partial_sums = Kokkos::View<S*, D>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::coo::partial_sums"),
+                                         2 * ((int64_t(coo.nnz()) + chunk - 1) / chunk));
+}
+
 /// COO shares A's col_indices and values; only the row index of each entry is new.
 template <class S, class O, class Off, class D>
 CooMatrix<S, O, Off, D> coo_from_csr(const CsrMatrix<S, O, Off, D>& A) {
@@ -27,7 +35,9 @@ CooMatrix<S, O, Off, D> coo_from_csr(const CsrMatrix<S, O, Off, D>& A) {
       KOKKOS_LAMBDA(const int64_t i) {
         for (auto k = offsets(i); k < offsets(i + 1); ++k) rows(k) = O(i);
       });
-  return CooMatrix<S, O, Off, D>(A.num_rows(), A.num_cols(), rows, A.col_indices, A.values);
+  CooMatrix<S, O, Off, D> coo(A.num_rows(), A.num_cols(), rows, A.col_indices, A.values);
+  allocate_coo_workspace(coo);
+  return coo;
 }
 
 // Row offsets of row-sorted COO entries: offsets[i] = first entry with row >= i (binary search).
@@ -66,11 +76,7 @@ HybMatrix<S, O, Off, D> hyb_from_csr(const CsrMatrix<S, O, Off, D>& A, int64_t f
   // A width past the longest row would only store padding.
   int64_t width = forced_width < longest ? forced_width : longest;
   if (forced_width < 0) {
-    Kokkos::View<int64_t*, D> histogram("kspmv::hyb::histogram", longest + 1);
-    Kokkos::parallel_for(
-        "kspmv::convert[hyb_histogram]", Policy(0, m), KOKKOS_LAMBDA(const int64_t i) {
-          Kokkos::atomic_increment(&histogram(lengths(i)));
-        });
+    const auto histogram = length_histogram<execution_space>(lengths, longest);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
     width = hyb_width_minimizing_bytes(std::vector<int64_t>(host.data(), host.data() + host.extent(0)), m, sizeof(S),
                                        sizeof(O));
@@ -109,9 +115,10 @@ HybMatrix<S, O, Off, D> hyb_from_csr(const CsrMatrix<S, O, Off, D>& A, int64_t f
         }
       });
   const Off ell_nnz = Off(int64_t(A.nnz()) - coo_nnz);
+  CooMatrix<S, O, Off, D> coo(A.num_rows(), A.num_cols(), coo_rows, coo_cols, coo_values);
+  allocate_coo_workspace(coo);
   return HybMatrix<S, O, Off, D>(
-      EllMatrix<S, O, Off, D>(A.num_rows(), A.num_cols(), O(width), ell_nnz, ell_indices, ell_values, ell_lengths),
-      CooMatrix<S, O, Off, D>(A.num_rows(), A.num_cols(), coo_rows, coo_cols, coo_values));
+      EllMatrix<S, O, Off, D>(A.num_rows(), A.num_cols(), O(width), ell_nnz, ell_indices, ell_values, ell_lengths), coo);
 }
 
 /// Row i of the result: its ELL entries, then its COO entries (the original CSR order).

@@ -23,12 +23,7 @@ DiaMatrix<S, O, Off, D> dia_from_csr(const CsrMatrix<S, O, Off, D>& A, int64_t m
   const int64_t m = A.num_rows(), n = A.num_cols();
   const int64_t span = m + n > 0 ? m + n - 1 : 0;
   Kokkos::View<int*, D> occupied("kspmv::dia::occupied", span);
-  Kokkos::parallel_for(
-      "kspmv::convert[dia_mark]", Policy(0, m), KOKKOS_LAMBDA(const int64_t i) {
-        for (auto k = A.row_offsets(i); k < A.row_offsets(i + 1); ++k) {
-          Kokkos::atomic_fetch_or(&occupied(A.col_indices(k) - i + m - 1), 1);
-        }
-      });
+  mark_diagonals<execution_space>(A, occupied);
   Kokkos::View<int64_t*, D> slot_of("kspmv::dia::slot_of", span + 1);
   const int64_t diagonals = exclusive_scan<execution_space>(slot_of, occupied);
   if (diagonals > max_diagonals) {

@@ -12,6 +12,7 @@
 #include "launch.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <string>
 
 namespace kspmv {
@@ -49,7 +50,7 @@ struct CooChunkFunctor {
   typename Matrix::values_view values;
   XView x;
   YView y;
-  Kokkos::View<scalar_type*, typename YView::device_type> head_sum, tail_sum;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
   scalar_type alpha;
   int64_t nnz, chunk;
 
@@ -89,7 +90,7 @@ struct CooCarryFunctor {
   using ordinal_type = typename Matrix::ordinal_type;
   typename Matrix::index_view row_indices;
   YView y;
-  Kokkos::View<scalar_type*, typename YView::device_type> head_sum, tail_sum;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
   scalar_type alpha;
   int64_t nnz, chunk, num_chunks;
 
@@ -117,11 +118,14 @@ void spmv_coo_deterministic(const ExecSpace& space, typename Matrix::value_type 
   const int64_t nnz = A.nnz();
   const int64_t chunk = coo_chunk_size<ExecSpace>();
   const int64_t num_chunks = (nnz + chunk - 1) / chunk;
-  // Work arrays of one value per chunk: nnz/16 at most, kept per call so the matrix stays data only.
-  Kokkos::View<scalar_type*, typename YView::device_type> head_sum(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::coo::head_sum"), num_chunks);
-  Kokkos::View<scalar_type*, typename YView::device_type> tail_sum(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::coo::tail_sum"), num_chunks);
+  // Head and tail partial of every chunk: the matrix's workspace, or a fresh one.
+  auto workspace = A.partial_sums;
+  if (int64_t(workspace.extent(0)) < 2 * num_chunks) {
+    workspace = decltype(workspace)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::coo::partial_sums"),
+                                    2 * num_chunks);
+  }
+  const auto head_sum = Kokkos::subview(workspace, std::make_pair(int64_t(0), num_chunks));
+  const auto tail_sum = Kokkos::subview(workspace, std::make_pair(num_chunks, 2 * num_chunks));
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;
   Kokkos::parallel_for("kspmv::spmv[coo_deterministic]", Policy(space, 0, num_chunks),
                        CooChunkFunctor<Matrix, XView, YView>{A.row_indices, A.col_indices, A.values, x, y, head_sum,

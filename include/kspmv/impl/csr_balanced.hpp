@@ -34,7 +34,7 @@ struct CsrBalancedFunctor {
   typename Matrix::index_view block_first_row;
   XView x;
   YView y;
-  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
+  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;  // subviews of the workspace
   scalar_type alpha, beta;
   int64_t nnz, block, team_row_min;
   int lanes;
@@ -86,10 +86,24 @@ struct CsrBalancedFunctor {
     const scalar_scratch prod(team.team_scratch(0), block);
     const index_scratch long_rows(team.team_scratch(0), long_row_slots(block, team_row_min));
 
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (n + lanes - 1) / lanes), [&](const int64_t c) {
+    // Products, coalesced: lane j of the team's team_size x lanes grid takes entries j, j + stride,
+    // ...; four at a time, so each lane has four independent gathers of x in flight.
+    const int64_t stride = int64_t(team.team_size()) * lanes;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int t) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int l) {
-        const int64_t k = c * lanes + l;
-        if (k < n) prod(k) = vals(k0 + k) * x(cols(k0 + k));
+        for (int64_t base = int64_t(t) * lanes + l; base < n; base += 4 * stride) {
+          ordinal_type col[4];
+          scalar_type val[4];
+          for (int u = 0; u < 4; ++u) {
+            const int64_t k = base + u * stride;
+            col[u] = k < n ? cols(k0 + k) : ordinal_type(0);
+            val[u] = k < n ? vals(k0 + k) : scalar_type(0);
+          }
+          for (int u = 0; u < 4; ++u) {
+            const int64_t k = base + u * stride;
+            if (k < n) prod(k) = val[u] * x(col[u]);
+          }
+        }
       });
     });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { long_rows(0) = 0; });
@@ -168,11 +182,9 @@ void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alp
   using scalar_type = typename Matrix::value_type;
   const BalancedShape shape = balanced_shape<ExecSpace>(double(A.nnz()) / double(A.num_rows()));
   const int64_t blocks = A.num_blocks();
-  // One partial per block; allocated per call so the matrix stays data only.
-  Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::csr_balanced::head_sum"), blocks);
-  Kokkos::View<scalar_type*, typename Matrix::device_type> tail_sum(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::csr_balanced::tail_sum"), blocks);
+  // Head and tail partial of every block, in the matrix's workspace.
+  const auto head_sum = Kokkos::subview(A.partial_sums, std::make_pair(int64_t(0), blocks));
+  const auto tail_sum = Kokkos::subview(A.partial_sums, std::make_pair(blocks, 2 * blocks));
   using Functor = CsrBalancedFunctor<ExecSpace, Matrix, XView, YView, BetaIsZero>;
   const Functor f{A.csr.row_offsets, A.csr.col_indices, A.csr.values, A.block_first_row, x, y, head_sum, tail_sum,
                   alpha, beta, int64_t(A.nnz()), A.entries_per_block(), shape.team_row_min, A.lanes()};

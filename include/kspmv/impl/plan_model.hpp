@@ -69,10 +69,7 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
         slots += width * height;
       },
       p.blocked_ell_slots);
-  Kokkos::View<int64_t*, D> histogram("kspmv::plan::histogram", p.longest_row + 1);
-  Kokkos::parallel_for(
-      "kspmv::plan[histogram]", Policy(0, m),
-      KOKKOS_LAMBDA(const int64_t i) { Kokkos::atomic_increment(&histogram(lengths(i))); });
+  const auto histogram = length_histogram<execution_space>(lengths, p.longest_row);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
   const std::vector<int64_t> host(h.data(), h.data() + h.extent(0));
   p.hyb_width = hyb_width_minimizing_bytes(host, m, sizeof(S), sizeof(O));
@@ -80,12 +77,7 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   if (p.longest_row <= convert.max_diagonals) {  // a row of L entries occupies L diagonals
     const int64_t span = p.rows + p.cols - 1;
     Kokkos::View<int*, D> occupied("kspmv::plan::occupied", span);
-    Kokkos::parallel_for(
-        "kspmv::plan[diagonals]", Policy(0, m), KOKKOS_LAMBDA(const int64_t i) {
-          for (auto k = A.row_offsets(i); k < A.row_offsets(i + 1); ++k) {
-            Kokkos::atomic_fetch_or(&occupied(A.col_indices(k) - i + m - 1), 1);
-          }
-        });
+    mark_diagonals<execution_space>(A, occupied);
     p.diagonals = total_count<execution_space>(occupied);
   }
   return p;
@@ -114,21 +106,27 @@ double device_bandwidth() {
   return bandwidth;
 }
 
-// Measured on the H200, perf_tests/results/h200: the smallest SpMV takes 4.2 us; a thread
-// walking a row alone takes about 80 ns per entry (heavy_rows, thread per row); the fraction of
-// copy bandwidth each kernel reached on the large regular matrices.
+// Measured on the H200 (perf_tests/results/h200, fp64): the smallest SpMV takes about 5 us; a
+// thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
+// lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
+// kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
+// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
+// blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90.
 struct ModelConstants {
-  double latency, serial_entry;
-  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, ell, blocked_ell, hyb, dia, raw_vector;
+  double latency, serial_entry, serial_vector, serial_raw;
+  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, ell, blocked_ell, raw_blocked_ell, hyb, dia,
+      raw_vector;
 };
 template <class ExecSpace>
 ModelConstants model_constants() {
-  if (is_gpu_space<ExecSpace>()) return {4.2e-6, 80e-9, 0.83, 0.42, 0.42, 0.80, 0.90, 0.85, 0.75, 0.95, 0.45};
+  if (is_gpu_space<ExecSpace>()) {
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.60, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59};
+  }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15), and the balanced kernel's scratch round trip costs (0.23).
-  return {2e-6, 1e-9, 0.70, 0.70, 0.71, 0.23, 0.14, 0.63, 0.14, 0.15, 0.70};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.23, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70};
 }
 
 /// Predicted setup and per-call time of every candidate, or why it is infeasible.
@@ -141,9 +139,10 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   const int lanes = lanes_for_average_row_length(p.average_row(), warp_width<ExecSpace>());
   const double longest = double(p.longest_row);
   // Conversions read the CSR a few times and write the format; allocations cost a fixed time.
-  auto conversion = [&](double format_bytes) { return 50e-6 + (3.0 * csr_bytes + format_bytes) / bandwidth; };
-  auto per_call = [&](double bytes, double efficiency, double serial_rows) {
-    return k.latency + bytes / (bandwidth * efficiency) + serial_rows * k.serial_entry;
+  // Measured conversions took 1.5-4x the bytes they read and write at copy bandwidth.
+  auto conversion = [&](double format_bytes) { return 50e-6 + 2.0 * (3.0 * csr_bytes + format_bytes) / bandwidth; };
+  auto per_call = [&](double bytes, double efficiency, double serial_time) {
+    return k.latency + bytes / (bandwidth * efficiency) + serial_time;
   };
   auto fill_ok = [&](double slots) { return p.nnz == 0 || slots / double(p.nnz) <= convert.max_fill_ratio; };
 
@@ -159,26 +158,29 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     c.push_back(x);
   };
   const double short_rows = p.average_row() <= 16 ? k.csr_scalar_short : k.csr_scalar_long;
-  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, short_rows, longest));
-  add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest / lanes));
+  (void)lanes;
+  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, short_rows, longest * k.serial_entry));
+  add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest * k.serial_vector));
   add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.csr_balanced, 0) + k.latency);
-  if (raw_available) add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest / lanes));
+  if (raw_available) {
+    add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
+  }
 
   const double ell_bytes = double(p.ell_slots) * (sizeof(S) + sizeof(O)) + vectors;
   add("ell", fill_ok(double(p.ell_slots)), "fill above max_fill_ratio", ell_bytes, conversion(ell_bytes),
-      per_call(ell_bytes, k.ell, longest));
+      per_call(ell_bytes, k.ell, longest * k.serial_entry));
   const double sell_bytes = double(p.blocked_ell_slots) * (sizeof(S) + sizeof(O)) + vectors;
   add("blocked_ell", fill_ok(double(p.blocked_ell_slots)), "fill above max_fill_ratio", sell_bytes,
-      conversion(sell_bytes), per_call(sell_bytes, k.blocked_ell, longest));
+      conversion(sell_bytes), per_call(sell_bytes, k.blocked_ell, longest * k.serial_entry));
   const bool wave_slices = convert.slice_height == 0 || convert.slice_height == warp_width<ExecSpace>();
   if (raw_available && wave_slices) {
     add("raw_blocked_ell", fill_ok(double(p.blocked_ell_slots)), "fill above max_fill_ratio", sell_bytes,
-        conversion(sell_bytes), per_call(sell_bytes, k.blocked_ell, longest));
+        conversion(sell_bytes), per_call(sell_bytes, k.raw_blocked_ell, longest * k.serial_raw));
   }
   const double hyb_bytes = double(p.hyb_width * p.rows) * (sizeof(S) + sizeof(O)) +
                            double(p.hyb_coo_entries) * (sizeof(S) + 2 * sizeof(O)) + vectors;
   add("hyb", true, "", hyb_bytes, conversion(hyb_bytes),
-      per_call(hyb_bytes, k.hyb, double(p.hyb_width)) + (p.hyb_coo_entries > 0 ? 2 * k.latency : 0.0));
+      per_call(hyb_bytes, k.hyb, double(p.hyb_width) * k.serial_entry) + (p.hyb_coo_entries > 0 ? 2 * k.latency : 0.0));
   const double dia_slots = double(std::max<int64_t>(p.diagonals, 0)) * double(p.rows);
   const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
   const double dia_bytes = dia_slots * sizeof(S) + vectors;
