@@ -1,10 +1,11 @@
 #pragma once
-// Load-balanced CSR: a team owns a block of equally many nonzeros. It computes the block's
-// products into team scratch with coalesced loads, then sums the rows that start in the block
-// (short ones with one thread's vector lanes, long ones with the whole team) and the segment of
-// the row it inherited from earlier blocks (its head). A row that continues past its block is
+// Load-balanced CSR: a team owns a block of equally many nonzeros and the rows that start in it.
+// Short rows are summed straight from memory by one thread's vector lanes, as in vector CSR;
+// long ones by the whole team with coalesced loads; the segment of a row inherited from earlier
+// blocks (the block's head) by the whole team as well. A row that continues past its block is
 // finished by a second kernel that adds the later blocks' heads in block order: deterministic,
-// no atomics on y, and no row can hold up the rest of the GPU.
+// no atomics on y, and no row can hold up the rest of the GPU. (Staging the block's products in
+// team scratch first, tried on the H200, was 2-6x slower on regular matrices.)
 
 #include <Kokkos_Core.hpp>
 
@@ -24,7 +25,6 @@ struct CsrBalancedFunctor {
   using ordinal_type = typename Matrix::ordinal_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
-  using scalar_scratch = Kokkos::View<scalar_type*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using index_scratch = Kokkos::View<int64_t*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
@@ -40,15 +40,15 @@ struct CsrBalancedFunctor {
   int lanes;
 
   static size_t scratch_bytes(int64_t block, int64_t team_row_min) {
-    return scalar_scratch::shmem_size(block) + index_scratch::shmem_size(long_row_slots(block, team_row_min));
+    return index_scratch::shmem_size(long_row_slots(block, team_row_min));
   }
   KOKKOS_INLINE_FUNCTION static int64_t long_row_slots(int64_t block, int64_t team_row_min) {
     return 1 + (team_row_min < block ? block / team_row_min + 1 : 0);
   }
 
-  // Sum of products [begin, end) of the block, by the whole team.
-  KOKKOS_INLINE_FUNCTION scalar_type team_sum(const member_type& team, const scalar_scratch& prod, int64_t begin,
-                                              int64_t end) const {
+  // Sum of entries [begin, end) (global indices), by the whole team: consecutive lanes of the
+  // team read consecutive entries.
+  KOKKOS_INLINE_FUNCTION scalar_type team_sum(const member_type& team, int64_t begin, int64_t end) const {
     scalar_type total = 0;
     const int64_t chunks = (end - begin + lanes - 1) / lanes;
     Kokkos::parallel_reduce(
@@ -59,7 +59,7 @@ struct CsrBalancedFunctor {
               Kokkos::ThreadVectorRange(team, lanes),
               [&](const int l, scalar_type& s) {
                 const int64_t k = begin + c * lanes + l;
-                if (k < end) s += prod(k);
+                if (k < end) s += vals(k) * x(cols(k));
               },
               lane_sum);
           partial += lane_sum;
@@ -81,44 +81,22 @@ struct CsrBalancedFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int64_t b = team.league_rank();
-    const int64_t k0 = b * block, k1 = k0 + block < nnz ? k0 + block : nnz, n = k1 - k0;
+    const int64_t k0 = b * block, k1 = k0 + block < nnz ? k0 + block : nnz;
     const ordinal_type r0 = block_first_row(b), r1 = block_first_row(b + 1);
-    const scalar_scratch prod(team.team_scratch(0), block);
     const index_scratch long_rows(team.team_scratch(0), long_row_slots(block, team_row_min));
-
-    // Products, coalesced: lane j of the team's team_size x lanes grid takes entries j, j + stride,
-    // ...; four at a time, so each lane has four independent gathers of x in flight.
-    const int64_t stride = int64_t(team.team_size()) * lanes;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int t) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](const int l) {
-        for (int64_t base = int64_t(t) * lanes + l; base < n; base += 4 * stride) {
-          ordinal_type col[4];
-          scalar_type val[4];
-          for (int u = 0; u < 4; ++u) {
-            const int64_t k = base + u * stride;
-            col[u] = k < n ? cols(k0 + k) : ordinal_type(0);
-            val[u] = k < n ? vals(k0 + k) : scalar_type(0);
-          }
-          for (int u = 0; u < 4; ++u) {
-            const int64_t k = base + u * stride;
-            if (k < n) prod(k) = val[u] * x(col[u]);
-          }
-        }
-      });
-    });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { long_rows(0) = 0; });
     team.team_barrier();
 
     // Head: entries before the first row starting here belong to a row started earlier.
     const int64_t head_end = r0 < r1 && int64_t(offsets(r0)) < k1 ? int64_t(offsets(r0)) : k1;
     if (head_end > k0) {
-      const scalar_type head = team_sum(team, prod, 0, head_end - k0);
+      const scalar_type head = team_sum(team, k0, head_end);
       Kokkos::single(Kokkos::PerTeam(team), [&]() { head_sum(b) = head; });
     }
 
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, r0, r1), [&](const ordinal_type row) {
-      const int64_t begin = int64_t(offsets(row)) - k0;
-      const int64_t end = (int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1) - k0;
+      const int64_t begin = int64_t(offsets(row));
+      const int64_t end = int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1;
       if (end - begin >= team_row_min) {
         Kokkos::single(Kokkos::PerThread(team), [&]() {
           const int64_t slot = Kokkos::atomic_fetch_add(&long_rows(0), int64_t(1));
@@ -128,7 +106,8 @@ struct CsrBalancedFunctor {
       }
       scalar_type sum = 0;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(team, begin, end), [&](const int64_t k, scalar_type& s) { s += prod(k); }, sum);
+          Kokkos::ThreadVectorRange(team, begin, end),
+          [&](const int64_t k, scalar_type& s) { s += vals(k) * x(cols(k)); }, sum);
       Kokkos::single(Kokkos::PerThread(team), [&]() { finish_row(b, k1, row, sum); });
     });
     team.team_barrier();
@@ -137,9 +116,9 @@ struct CsrBalancedFunctor {
     const int64_t count = long_rows(0);
     for (int64_t i = 0; i < count; ++i) {
       const ordinal_type row = ordinal_type(long_rows(1 + i));
-      const int64_t begin = int64_t(offsets(row)) - k0;
-      const int64_t end = (int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1) - k0;
-      const scalar_type sum = team_sum(team, prod, begin, end);
+      const int64_t begin = int64_t(offsets(row));
+      const int64_t end = int64_t(offsets(row + 1)) < k1 ? int64_t(offsets(row + 1)) : k1;
+      const scalar_type sum = team_sum(team, begin, end);
       Kokkos::single(Kokkos::PerTeam(team), [&]() { finish_row(b, k1, row, sum); });
     }
   }

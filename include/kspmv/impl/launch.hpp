@@ -124,11 +124,11 @@ CsrVectorShape csr_vector_shape(int64_t num_rows, int64_t nnz, const SpmvOptions
   return s;
 }
 
-/// Load-balanced CSR shape. GPU: teams of 256 lanes (team_size x lanes) own blocks of 1024
-/// nonzeros, 4 per lane, so every lane issues 4 independent coalesced loads before any reduction;
-/// lanes per row follow the average row length as in vector CSR; a row segment of more than 128
-/// entries in a block is summed by the whole team instead of one thread's lanes. Host: one
-/// thread per team walks blocks of 8192 nonzeros (64 KB of products, in L2).
+/// Load-balanced CSR shape. GPU: teams of 256 lanes (team_size x lanes) own blocks of nonzeros
+/// sized so each team thread gets about two rows of average length (at least 1024 entries);
+/// lanes per row follow the automatic CSR choice (one lane below 24 entries per row, measured in
+/// gpu_vector_min_average_row_length); a row segment of 128 entries or more in a block is summed
+/// by the whole team. Host: one thread per team walks blocks of 8192 nonzeros.
 struct BalancedShape {
   int lanes;
   int team_size;
@@ -138,8 +138,13 @@ struct BalancedShape {
 template <class ExecSpace>
 BalancedShape balanced_shape(double average_row_length) {
   if (is_gpu_space<ExecSpace>()) {
-    const int lanes = lanes_for_average_row_length(average_row_length, warp_width<ExecSpace>());
-    return {lanes, 256 / lanes, 1024, 128};
+    const int lanes = average_row_length < gpu_vector_min_average_row_length
+                          ? 1
+                          : lanes_for_average_row_length(average_row_length, warp_width<ExecSpace>());
+    const int team_size = 256 / lanes;
+    const double per_block = 2.0 * team_size * (average_row_length > 1 ? average_row_length : 1.0);
+    const int64_t entries = per_block < 1024 ? 1024 : (per_block > 16384 ? 16384 : int64_t(per_block));
+    return {lanes, team_size, entries, 128};
   }
   return {1, 1, 8192, int64_t(1) << 62};
 }
