@@ -172,14 +172,17 @@ class Plan {
   }
 
   // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
-  // conversion can win back; only a row far longer than the rest (one thread or warp would
-  // walk it alone) is worth the balanced partition.
+  // conversion can win back; only a row long enough that the automatic CSR kernel would walk it
+  // for tens of microseconds (measured on the H200: 80 ns an entry for a thread, a few ns for a
+  // vector of lanes) is worth the balanced partition.
   void choose_small(const PlanOptions&) {
     const int64_t m = m_csr.num_rows();
     int64_t longest = 0;
     if (m > 0) longest = impl::max_entry<execution_space>(impl::row_lengths(m_csr));
     const double average = m > 0 ? double(m_csr.nnz()) / double(m) : 0.0;
-    const bool long_tail = double(longest) > 16.0 * average + 64.0;
+    const bool thread_per_row =
+        impl::choose_csr_algorithm(average, impl::warp_width<execution_space>()) == Algorithm::csr_scalar;
+    const bool long_tail = impl::is_gpu_space<execution_space>() && longest > (thread_per_row ? 256 : 8192);
     PlanCandidate c;
     c.name = long_tail ? "csr_balanced" : "csr_automatic";
     c.note = "small matrix: latency-bound";

@@ -159,7 +159,7 @@ template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZe
 void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
                          typename Matrix::value_type beta, const YView& y) {
   using scalar_type = typename Matrix::value_type;
-  const BalancedShape shape = balanced_shape<ExecSpace>(double(A.nnz()) / double(A.num_rows()));
+  const BalancedShape shape = balanced_shape<ExecSpace>(double(A.nnz()) / double(A.num_rows()), A.nnz());
   const int64_t blocks = A.num_blocks();
   // Head and tail partial of every block, in the matrix's workspace.
   const auto head_sum = Kokkos::subview(A.partial_sums, std::make_pair(int64_t(0), blocks));
@@ -197,7 +197,8 @@ template <class S, class O, class Off, class D>
 BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
   using execution_space = typename D::execution_space;
   using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
-  const BalancedShape shape = balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0);
+  const BalancedShape shape =
+      balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz());
   const int64_t block = shape.entries_per_block, m = A.num_rows(), nnz = A.nnz();
   const int64_t blocks = (nnz + block - 1) / block;
   if (blocks > int64_t(std::numeric_limits<int>::max())) refuse("BalancedCsrMatrix", "too many blocks for one launch");

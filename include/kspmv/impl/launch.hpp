@@ -128,7 +128,8 @@ CsrVectorShape csr_vector_shape(int64_t num_rows, int64_t nnz, const SpmvOptions
 /// sized so each team thread gets about two rows of average length (at least 1024 entries);
 /// lanes per row follow the automatic CSR choice (one lane below 24 entries per row, measured in
 /// gpu_vector_min_average_row_length); a row segment of 128 entries or more in a block is summed
-/// by the whole team. Host: one thread per team walks blocks of 8192 nonzeros.
+/// by the whole team; matrices too small for 512 such blocks get smaller ones. Host: one thread
+/// per team walks blocks of 8192 nonzeros.
 struct BalancedShape {
   int lanes;
   int team_size;
@@ -136,14 +137,17 @@ struct BalancedShape {
   int64_t team_row_min;  // in-block row segments at least this long are reduced by the whole team
 };
 template <class ExecSpace>
-BalancedShape balanced_shape(double average_row_length) {
+BalancedShape balanced_shape(double average_row_length, int64_t nnz) {
   if (is_gpu_space<ExecSpace>()) {
     const int lanes = average_row_length < gpu_vector_min_average_row_length
                           ? 1
                           : lanes_for_average_row_length(average_row_length, warp_width<ExecSpace>());
     const int team_size = 256 / lanes;
     const double per_block = 2.0 * team_size * (average_row_length > 1 ? average_row_length : 1.0);
-    const int64_t entries = per_block < 1024 ? 1024 : (per_block > 16384 ? 16384 : int64_t(per_block));
+    int64_t entries = per_block < 1024 ? 1024 : (per_block > 16384 ? 16384 : int64_t(per_block));
+    // Small matrices: at least 512 blocks (down to 256 entries each), or most of the GPU idles.
+    const int64_t spread = nnz / 512 < 256 ? 256 : nnz / 512;
+    if (spread < entries) entries = spread;
     return {lanes, team_size, entries, 128};
   }
   return {1, 1, 8192, int64_t(1) << 62};

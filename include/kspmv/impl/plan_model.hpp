@@ -111,22 +111,23 @@ double device_bandwidth() {
 // lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
 // kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
 // for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
-// blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90.
+// blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
+// and 0.12-0.21 for longer ones.
 struct ModelConstants {
   double latency, serial_entry, serial_vector, serial_raw;
-  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, ell, blocked_ell, raw_blocked_ell, hyb, dia,
+  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
       raw_vector, coo_deterministic;
 };
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.60, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5};
 }
 
 /// Predicted setup and per-call time of every candidate, or why it is infeasible.
@@ -161,7 +162,8 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   (void)lanes;
   add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, short_rows, longest * k.serial_entry));
   add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest * k.serial_vector));
-  add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.csr_balanced, 0) + k.latency);
+  const double balanced = p.average_row() < gpu_vector_min_average_row_length ? k.csr_balanced : k.csr_balanced_long;
+  add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
   if (raw_available) {
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
   }
