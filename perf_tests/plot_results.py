@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def grouped_bars(ax, matrices, kernels, value, ylabel, title, log=True, reference_line=None):
     width = 0.8 / max(1, len(kernels))
-    cmap = plt.get_cmap("tab10")
+    cmap = plt.get_cmap("tab20")  # up to 20 kernels, each its own colour
     for k, kernel in enumerate(kernels):
         xs, ys = [], []
         for m, matrix in enumerate(matrices):
@@ -26,7 +26,7 @@ def grouped_bars(ax, matrices, kernels, value, ylabel, title, log=True, referenc
             if v is not None and v > 0:
                 xs.append(m + (k - (len(kernels) - 1) / 2) * width)
                 ys.append(v)
-        ax.bar(xs, ys, width=width, label=kernel, color=cmap(k % 10))
+        ax.bar(xs, ys, width=width, label=kernel, color=cmap(k % 20))
     if reference_line is not None:
         ax.axhline(reference_line, color="black", linewidth=0.8)
     if log:
