@@ -95,6 +95,29 @@ TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
       << small.report().reason;
 }
 
+TYPED_TEST(PlanTest, StridedVectors) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = kspmv::read_matrix_market(data_dir() + "/west0479.mtx");
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  const kspmv::Plan<double, int, int, Device> plan(A);
+  // Every other entry of 2n-long Views: whatever the plan chose must still apply.
+  const auto x_host = random_vector(h.num_cols, rng);
+  const auto y0 = random_vector(h.num_rows, rng);
+  std::vector<double> x2(2 * x_host.size()), y2(2 * y0.size());
+  for (size_t i = 0; i < x_host.size(); ++i) x2[2 * i] = x_host[i];
+  for (size_t i = 0; i < y0.size(); ++i) y2[2 * i] = y0[i];
+  auto xd = to_device_vector<double, Device>(x2, "x");
+  auto yd = to_device_vector<double, Device>(y2, "y");
+  Kokkos::View<double*, Kokkos::LayoutStride, Device> xs(xd.data(), Kokkos::LayoutStride(x_host.size(), 2));
+  Kokkos::View<double*, Kokkos::LayoutStride, Device> ys(yd.data(), Kokkos::LayoutStride(y0.size(), 2));
+  plan.apply(TypeParam(), 1.5, xs, -1.0, ys);
+  const auto all = to_std_vector(yd);
+  std::vector<double> y(y0.size());
+  for (size_t i = 0; i < y.size(); ++i) y[i] = all[2 * i];
+  EXPECT_TRUE(matches_reference(y, reference_spmv(1.5, h, x_host, -1.0, y0))) << plan.report().to_string();
+}
+
 TYPED_TEST(PlanTest, EmptyMatrices) {
   std::mt19937_64 rng(test_seed());
   kspmv::HostCsr none;
