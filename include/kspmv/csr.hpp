@@ -30,10 +30,7 @@ namespace kspmv {
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 class CsrMatrix {
-  static_assert(std::is_floating_point<Scalar>::value, "kspmv::CsrMatrix: Scalar must be float or double");
-  static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
-                "kspmv::CsrMatrix: Ordinal must be a signed integer type");
-  static_assert(std::is_integral<Offset>::value, "kspmv::CsrMatrix: Offset must be an integer type");
+  static_assert(impl::CheckMatrixTypes<Scalar, Ordinal, Offset>::value, "");
 
  public:
   using format_tag = impl::csr_tag;

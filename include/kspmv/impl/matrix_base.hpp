@@ -15,12 +15,19 @@
 namespace kspmv {
 namespace impl {
 
-template <class Scalar, class Ordinal, class Offset, class Device>
-class MatrixBase {
+// The type parameters every kspmv matrix accepts.
+template <class Scalar, class Ordinal, class Offset>
+struct CheckMatrixTypes {
   static_assert(std::is_floating_point<Scalar>::value, "kspmv: Scalar must be float or double");
   static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
                 "kspmv: Ordinal must be a signed integer type");
   static_assert(std::is_integral<Offset>::value, "kspmv: Offset must be an integer type");
+  static constexpr bool value = true;
+};
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+class MatrixBase {
+  static_assert(CheckMatrixTypes<Scalar, Ordinal, Offset>::value, "");
 
  public:
   using value_type = Scalar;
