@@ -61,9 +61,9 @@ Kokkos::View<int64_t*, typename LengthView::device_type> length_histogram(const 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int64_t i) {
           const int64_t len = lengths(i);
           if (len < local) {
-            Kokkos::atomic_increment(&bins(len));
+            Kokkos::atomic_add(&bins(len), 1);
           } else {
-            Kokkos::atomic_increment(&histogram(len));
+            Kokkos::atomic_add(&histogram(len), int64_t(1));
           }
         });
         team.team_barrier();
