@@ -244,7 +244,8 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
   const kspmv::ConvertOptions defaults;
   kspmv::ConvertOptions sorted;
   sorted.sigma = 8 * kspmv::impl::default_slice_height<ExecSpace>();
-  list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, defaults));
+  list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, defaults,
+                                                             {kspmv::Algorithm::csr_balanced}));
   list.push_back(format_candidate<kspmv::EllMatrix>("kspmv:ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell_sorted", A, x, y, sorted));
@@ -268,12 +269,16 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                       return seconds_since(t0);
                     },
                     [=] { (*plan)->apply(1.0, x, 0.0, y); },
-                    [=] { return "chose " + (*plan)->report().chosen; }});
+                    [=] {
+                      const kspmv::PlanReport& r = (*plan)->report();
+                      return "chose " + r.chosen + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
+                    }});
   }
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
     const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};
     list.push_back({"kspmv:raw_csr_vector", [] { return 0.0; }, [=] { kspmv::spmv(1.0, A, x, 0.0, y, raw); }});
     list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:raw_blocked_ell", A, x, y, defaults, raw));
+    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced", A, x, y, defaults, raw));
   }
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;

@@ -40,6 +40,44 @@ TYPED_TEST(Raw, BlockedEllSuiteWithSlicesOfOneWave) {
   run_format_suite<TypeParam, kspmv::BlockedEllMatrix, int64_t>({raw()}, sorted, {"wiki-Vote.mtx", "rajat01.mtx"});
 }
 
+TYPED_TEST(Raw, BalancedCsrSuite) {
+  if (!kspmv::impl::raw_available<TypeParam, double, int, int>()) GTEST_SKIP() << "no raw kernels on this backend";
+  run_format_suite<TypeParam, kspmv::BalancedCsrMatrix, int64_t>({raw()}, kspmv::ConvertOptions(), all_real_matrices);
+}
+
+// spmv picks one launch (rows spanning blocks finished by the last block to reach them) for
+// matrices of up to 4096 blocks, so the suites above never run the two-launch finish: both are
+// run here on the same partition, against the reference and for the same bits.
+TYPED_TEST(Raw, BalancedOneAndTwoLaunchesAgree) {
+  if constexpr (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    using Device = DeviceOf<TypeParam>;
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const kspmv::HostCsr h = random_csr(RandomShape{5000, 3000, 300, 0.2, 40000}, rng);
+    const auto A = kspmv::convert<kspmv::BalancedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
+    const auto x_host = random_vector(h.num_cols, rng);
+    const auto y0 = random_vector(h.num_rows, rng);
+    const auto x = to_device_vector<double, Device>(x_host, "x");
+    std::vector<std::vector<double>> results;
+    for (const bool single_pass : {true, false, true}) {  // the counters must be reset after a one-launch call
+      auto y = to_device_vector<double, Device>(y0, "y");
+      const int64_t blocks = A.num_blocks();
+      kspmv::impl::raw::csr_balanced<double, int, int>(
+          kspmv::impl::native_stream(TypeParam()), single_pass, A.nnz(), A.entries_per_block(), blocks,
+          A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(), x.data(),
+          y.data(), A.partial_sums.data(), A.partial_sums.data() + blocks, A.arrivals.data(), 2.0, -1.0);
+      TypeParam().fence();
+      results.push_back(to_std_vector(y));
+      EXPECT_TRUE(matches_reference(results.back(), reference_spmv(2.0, h, x_host, -1.0, y0))) << single_pass;
+    }
+    EXPECT_EQ(results[0], results[1]);
+    EXPECT_EQ(results[0], results[2]);
+  } else {
+    GTEST_SKIP() << "no raw kernels on this backend";
+  }
+}
+
 TYPED_TEST(Raw, UnavailableOrUnsupportedIsAnError) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::to_device<double, int, size_t, Device>(golden_5x5());  // size_t offsets: never raw

@@ -87,13 +87,9 @@ void* native_stream(const ExecSpace& space) {
   return nullptr;
 }
 
-template <class ExecSpace, class S, class O, class Off>
-constexpr bool raw_available() {
-#if defined(KSPMV_HAVE_RAW_GPU)
-  return is_gpu_space<ExecSpace>() && raw::supports<S, O, Off>();
-#else
-  return false;
-#endif
+template <class View>
+bool is_contiguous(const View& v) {
+  return v.span_is_contiguous() && (v.extent(0) < 2 || v.stride(0) == 1);
 }
 
 template <class ExecSpace, class S, class O, class Off, class XView, class YView>
@@ -103,10 +99,7 @@ void check_raw(const XView& x, const YView& y) {
         "kspmv::spmv: algorithm raw needs a CUDA or HIP build (KSPMV_HAVE_RAW_GPU), a GPU execution space, and "
         "float or double values with int/int offsets and indices or int64_t/int64_t");
   }
-  if (!x.span_is_contiguous() || !y.span_is_contiguous() || (x.extent(0) > 1 && x.stride(0) != 1) ||
-      (y.extent(0) > 1 && y.stride(0) != 1)) {
-    throw std::invalid_argument("kspmv::spmv: algorithm raw needs contiguous x and y");
-  }
+  if (!is_contiguous(x) || !is_contiguous(y)) throw std::invalid_argument("kspmv::spmv: algorithm raw needs contiguous x and y");
 }
 
 // One dispatch per format. Each picks the kernel (options.algorithm or the heuristic of
@@ -152,10 +145,29 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
-  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::csr_balanced) {
-    unsupported_algorithm(options.algorithm, "load-balanced CSR");
+  const Algorithm algorithm = options.algorithm;
+  if (algorithm != Algorithm::automatic && algorithm != Algorithm::csr_balanced && algorithm != Algorithm::raw) {
+    unsupported_algorithm(algorithm, "load-balanced CSR");
   }
-  spmv_csr_balanced(space, alpha, A, x, beta, y);
+  // Automatic: the raw kernel where it can run (a partition built for it, contiguous vectors).
+  bool raw = algorithm == Algorithm::raw;
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    raw = raw || (algorithm == Algorithm::automatic && A.entries_per_block() <= raw::balanced_max_entries &&
+                  is_contiguous(x) && is_contiguous(y));
+  }
+  if (!raw) {
+    spmv_csr_balanced(space, alpha, A, x, beta, y);
+    return;
+  }
+  check_raw<ExecSpace, S, O, Off>(x, y);
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    const int64_t blocks = A.num_blocks();
+    raw::csr_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks), int64_t(A.nnz()),
+                                 A.entries_per_block(), blocks,
+                                 A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(),
+                                 A.csr.values.data(), x.data(), y.data(), A.partial_sums.data(),
+                                 A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
+  }
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>

@@ -44,10 +44,35 @@ __device__ __forceinline__ T shfl_down(T value, unsigned delta) {
 #endif
 }
 
+// A load of the matrix stream (values, column indices, offsets), read once per SpMV: marked to
+// be evicted first, so the cache keeps the entries of x that other rows gather again.
+template <class T>
+__device__ __forceinline__ T stream_load(const T* p) {
+#if defined(KSPMV_RAW_HIP)
+  return __builtin_nontemporal_load(p);
+#else
+  return __ldcs(p);
+#endif
+}
+
 // Sum over groups of GroupSize consecutive lanes; lane 0 of each group holds its group's sum.
 template <int GroupSize, class T>
 __device__ __forceinline__ T group_sum(T value) {
   for (int offset = GroupSize / 2; offset > 0; offset /= 2) value += shfl_down<GroupSize>(value, offset);
+  return value;
+}
+
+// The same with a group size known only at run time (a power of two <= the wave width); every
+// lane of the wave must call it.
+template <class T>
+__device__ __forceinline__ T group_sum(T value, int group_size) {
+  for (int offset = group_size / 2; offset > 0; offset /= 2) {
+#if defined(KSPMV_RAW_HIP)
+    value += __shfl_down(value, unsigned(offset), group_size);
+#else
+    value += __shfl_down_sync(0xffffffffu, value, unsigned(offset), group_size);
+#endif
+  }
   return value;
 }
 
@@ -92,6 +117,169 @@ __global__ void __launch_bounds__(kBlockSize)
   }
   const int64_t row = permutation ? int64_t(permutation[position]) : position;
   y[row] = BetaIsZero ? alpha * sum : beta * y[row] + alpha * sum;
+}
+
+// Load-balanced CSR (the partition of BalancedCsrMatrix): block b stages the products of its
+// entries [k0, k1) in shared memory with loads that are coalesced whatever the row lengths, then
+// sums the rows it owns (those starting in [k0, k1)) from there. Short row segments get a group
+// of lanes sized from the block's average; segments longer than kLongSegmentLanes x that group,
+// and the head (entries of a row started in an earlier block), get a whole wave each.
+// A row that spans blocks is finished without atomics on y: every block it covers writes its
+// partial (the owner's to tail_sum, the others' to head_sum); then either (SinglePass) each
+// counts itself in arrivals[owner] and the last to arrive adds the partials in block order, so
+// the result is the same bits whichever block that is, and resets the counter for the next call;
+// or csr_balanced_carry_kernel adds them after the launch.
+constexpr int kBalancedItemsPerThread = 8;
+constexpr int64_t kBalancedMaxEntries = int64_t(kBlockSize) * kBalancedItemsPerThread;
+constexpr int kLongSegmentLanes = 8;  // a segment longer than 8 x group (and 32) goes to a wave
+constexpr int kLongSegmentMin = 32;
+constexpr int kLongListCapacity = int(kBalancedMaxEntries / kLongSegmentMin) + 2;
+
+template <class S>
+__device__ __forceinline__ S finish(S sum, S alpha, S beta, const S* y_row, bool beta_is_zero) {
+  return beta_is_zero ? alpha * sum : beta * *y_row + alpha * sum;
+}
+
+template <int WaveSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_balanced_kernel(int64_t nnz, int64_t entries_per_block, const O* __restrict__ first_row,
+                        const Off* __restrict__ offsets, const O* __restrict__ cols, const S* __restrict__ vals,
+                        const S* __restrict__ x, S* __restrict__ y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
+                        S beta) {
+  __shared__ S products[kBalancedMaxEntries];
+  __shared__ int64_t long_rows[kLongListCapacity];  // -1 stands for the head
+  __shared__ int long_count;
+  __shared__ int64_t last_arrival[2];  // owner blocks of the spanning rows this block finishes, or -1
+  const int tid = int(threadIdx.x);
+  const int64_t b = blockIdx.x;
+  const int64_t k0 = b * entries_per_block;
+  const int64_t k1 = k0 + entries_per_block < nnz ? k0 + entries_per_block : nnz;
+  const int64_t r0 = int64_t(first_row[b]), r1 = int64_t(first_row[b + 1]);
+  if (tid == 0) long_count = 0;
+
+  // Stage: all column indices and values first, then the gathers of x, so each thread has up to
+  // 2 x kBalancedItemsPerThread independent loads in flight. (Staging the rows' offsets here too,
+  // tried on the H200, was 5-15% slower on the large regular matrices.)
+  O c[kBalancedItemsPerThread];
+  S v[kBalancedItemsPerThread];
+#pragma unroll
+  for (int i = 0; i < kBalancedItemsPerThread; ++i) {
+    const int64_t k = k0 + int64_t(i) * kBlockSize + tid;
+    if (k < k1) {
+      c[i] = stream_load(cols + k);
+      v[i] = stream_load(vals + k);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kBalancedItemsPerThread; ++i) {
+    const int64_t k = k0 + int64_t(i) * kBlockSize + tid;
+    if (k < k1) products[i * kBlockSize + tid] = v[i] * x[c[i]];
+  }
+  __syncthreads();
+
+  const int64_t head_end = r0 < r1 && int64_t(offsets[r0]) < k1 ? int64_t(offsets[r0]) : k1;
+  if (tid == 0 && head_end > k0) long_rows[atomicAdd(&long_count, 1)] = -1;
+
+  const int64_t rows = r1 - r0;
+  const int64_t average = rows > 0 ? (k1 - head_end) / rows : 0;
+  int group = 1;
+  while (group * 2 <= WaveSize && group * 2 <= average && int64_t(group) * 2 * rows <= kBlockSize) group *= 2;
+  const int64_t long_segment = kLongSegmentLanes * group > kLongSegmentMin ? kLongSegmentLanes * group : kLongSegmentMin;
+  const int groups = kBlockSize / group, lane = tid % group;
+  // Every thread makes the same number of passes: the group sums shuffle across the whole wave.
+  for (int64_t first = 0; first < rows; first += groups) {
+    const int64_t row = r0 + first + tid / group;
+    S sum = 0;
+    bool done = false;
+    if (row < r1) {
+      const int64_t begin = int64_t(offsets[row]) - k0;
+      const int64_t row_end = int64_t(offsets[row + 1]);
+      const int64_t end = (row_end < k1 ? row_end : k1) - k0;
+      if (end - begin > long_segment || row_end > k1) {
+        if (lane == 0) long_rows[atomicAdd(&long_count, 1)] = row;
+      } else {
+        for (int64_t k = begin + lane; k < end; k += group) sum += products[k];
+        done = true;
+      }
+    }
+    sum = group_sum(sum, group);
+    if (done && lane == 0) y[row] = finish(sum, alpha, beta, y + row, BetaIsZero);
+  }
+  __syncthreads();
+
+  // Long segments, the head, and the segment of a row continuing past k1: a wave each.
+  const int wave = tid / WaveSize, wave_lane = tid % WaveSize;
+  for (int i = wave; i < long_count; i += kBlockSize / WaveSize) {
+    const int64_t row = long_rows[i];
+    const int64_t row_end = row < 0 ? head_end : int64_t(offsets[row + 1]);
+    const int64_t begin = row < 0 ? 0 : int64_t(offsets[row]) - k0;
+    const int64_t end = (row_end < k1 ? row_end : k1) - k0;
+    S sum = 0;
+    for (int64_t k = begin + wave_lane; k < end; k += WaveSize) sum += products[k];
+    sum = group_sum<WaveSize>(sum);
+    if (wave_lane != 0) continue;
+    if (row < 0 || row_end > k1) {
+      (row < 0 ? head_sum : tail_sum)[b] = sum;
+      if (SinglePass) __threadfence();  // visible to the block that finishes the row before this block counts itself
+    } else {
+      y[row] = finish(sum, alpha, beta, y + row, BetaIsZero);
+    }
+  }
+  if (!SinglePass) return;
+  __syncthreads();
+
+  // Count this block in the rows it shares: the head's row (owned by an earlier block) and the
+  // last owned row if it continues past k1.
+  if (tid == 0) {
+    last_arrival[0] = last_arrival[1] = -1;
+    if (head_end > k0) {
+      const int64_t row = r0 - 1;  // the row holding entry k0
+      const int64_t owner = int64_t(offsets[row]) / entries_per_block;
+      const int64_t blocks = (int64_t(offsets[row + 1]) - 1) / entries_per_block - owner + 1;
+      if (atomicAdd(arrivals + owner, 1) == blocks - 1) last_arrival[0] = owner;
+    }
+    if (r0 < r1 && int64_t(offsets[r1]) > k1) {
+      const int64_t blocks = (int64_t(offsets[r1]) - 1) / entries_per_block - b + 1;
+      if (atomicAdd(arrivals + b, 1) == blocks - 1) last_arrival[1] = b;
+    }
+  }
+  __syncthreads();
+  if (wave < 2 && last_arrival[wave] >= 0) {
+    __threadfence();
+    const int64_t owner = last_arrival[wave];
+    const int64_t row = int64_t(first_row[owner + 1]) - 1;
+    const int64_t last_block = (int64_t(offsets[row + 1]) - 1) / entries_per_block;
+    // Volatile: the partials of other blocks, not stale copies from this SM's cache.
+    const volatile S* heads = head_sum;
+    S sum = 0;
+    for (int64_t d = owner + 1 + wave_lane; d <= last_block; d += WaveSize) sum += heads[d];
+    sum = group_sum<WaveSize>(sum);
+    if (wave_lane == 0) {
+      arrivals[owner] = 0;
+      y[row] = finish(static_cast<const volatile S*>(tail_sum)[owner] + sum, alpha, beta, y + row, BetaIsZero);
+    }
+  }
+}
+
+// Two-pass finish: a wave per block b whose last row continues past it adds the heads of the
+// blocks the row covers to b's tail, in block order.
+template <int WaveSize, bool BetaIsZero, class S, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_balanced_carry_kernel(int64_t num_blocks, int64_t entries_per_block, const O* __restrict__ first_row,
+                              const Off* __restrict__ offsets, S* __restrict__ y, const S* __restrict__ head_sum,
+                              const S* __restrict__ tail_sum, S alpha, S beta) {
+  const int64_t b = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / WaveSize;
+  const int lane = int(threadIdx.x % WaveSize);
+  if (b >= num_blocks) return;  // whole waves leave together
+  const int64_t first = int64_t(first_row[b]), row = int64_t(first_row[b + 1]) - 1;
+  if (row < first) return;  // owns no row
+  const int64_t row_end = int64_t(offsets[row + 1]);
+  if (row_end <= (b + 1) * entries_per_block) return;  // ends in its block
+  const int64_t last_block = (row_end - 1) / entries_per_block;
+  S heads = 0;
+  for (int64_t d = b + 1 + lane; d <= last_block; d += WaveSize) heads += head_sum[d];
+  heads = group_sum<WaveSize>(heads);
+  if (lane == 0) y[row] = finish(tail_sum[b] + heads, alpha, beta, y + row, BetaIsZero);
 }
 
 // ---- launchers -------------------------------------------------------------------------------
@@ -141,6 +329,37 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
     blocked_ell_kernel<Log2Wave, false><<<blocks, kBlockSize, 0, stream>>>(num_rows, slice_offsets, cols, vals, permutation, x, y, alpha, beta);
   }
   check_launch("blocked_ell");
+}
+
+template <int WaveSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
+void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
+                         const O* first_row, const Off* offsets, const O* cols, const S* vals, const S* x, S* y,
+                         S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  csr_balanced_kernel<WaveSize, BetaIsZero, SinglePass><<<unsigned(num_blocks), kBlockSize, 0, stream>>>(
+      nnz, entries_per_block, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
+  check_launch("csr_balanced");
+  if (SinglePass || num_blocks < 2) return;
+  csr_balanced_carry_kernel<WaveSize, BetaIsZero><<<blocks_for(num_blocks * WaveSize), kBlockSize, 0, stream>>>(
+      num_blocks, entries_per_block, first_row, offsets, y, head_sum, tail_sum, alpha, beta);
+  check_launch("csr_balanced_carry");
+}
+
+template <int WaveSize, class S, class O, class Off>
+void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int64_t entries_per_block,
+                         int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const S* vals,
+                         const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  if (entries_per_block < 1 || entries_per_block > kBalancedMaxEntries) {
+    throw std::invalid_argument("kspmv raw csr_balanced: blocks of " + std::to_string(entries_per_block) +
+                                " entries; the kernel stages at most " + std::to_string(kBalancedMaxEntries));
+  }
+  if (num_blocks == 0) return;
+  const bool zero = beta == S(0);
+  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, true, true, S, O, Off>
+                                    : launch_csr_balanced<WaveSize, true, false, S, O, Off>)
+                     : (single_pass ? launch_csr_balanced<WaveSize, false, true, S, O, Off>
+                                    : launch_csr_balanced<WaveSize, false, false, S, O, Off>);
+  launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
+         arrivals, alpha, beta);
 }
 
 constexpr int log2_of(int v) { return v <= 1 ? 0 : 1 + log2_of(v / 2); }

@@ -124,8 +124,9 @@ struct CsrBalancedFunctor {
   }
 };
 
-// Completes each row that spilled past its block: its own partial plus the heads of the blocks it
-// covers, reduced by a team in a fixed order.
+// Completes the last row of block b if it spilled past the block: its own partial plus the heads
+// of the blocks it covers, reduced by a team in a fixed order. One team per block, most of which
+// find nothing to do: cheaper than building a list of spilling blocks in every partition.
 template <class ExecSpace, class Matrix, class YView, bool BetaIsZero>
 struct CsrBalancedCarryFunctor {
   using scalar_type = typename Matrix::value_type;
@@ -134,16 +135,18 @@ struct CsrBalancedCarryFunctor {
   typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
       offsets;
   typename Matrix::index_view block_first_row;
-  typename Matrix::block_view spill_blocks;
   YView y;
   Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
   scalar_type alpha, beta;
   int64_t block;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int64_t b = spill_blocks(team.league_rank());
+    const int64_t b = team.league_rank();
+    if (block_first_row(b + 1) == block_first_row(b)) return;  // owns no row
     const ordinal_type row = block_first_row(b + 1) - 1;
-    const int64_t last_block = (int64_t(offsets(row + 1)) - 1) / block;
+    const int64_t row_end = int64_t(offsets(row + 1));
+    if (row_end <= (b + 1) * block) return;  // ends in its block
+    const int64_t last_block = (row_end - 1) / block;
     scalar_type heads = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, b + 1, last_block + 1), [&](const int64_t d, scalar_type& s) { s += head_sum(d); },
@@ -171,13 +174,12 @@ void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alp
   Kokkos::TeamPolicy<ExecSpace> policy(space, int(blocks), shape.team_size * shape.lanes / A.lanes(), A.lanes());
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(A.entries_per_block(), shape.team_row_min)));
   Kokkos::parallel_for("kspmv::spmv[csr_balanced]", policy, f);
-  if (A.spill_blocks.extent(0) > 0) {
+  if (blocks > 1) {
     Kokkos::parallel_for(
         "kspmv::spmv[csr_balanced_carry]",
-        Kokkos::TeamPolicy<ExecSpace>(space, int(A.spill_blocks.extent(0)), is_gpu_space<ExecSpace>() ? 64 : 1, 1),
-        CsrBalancedCarryFunctor<ExecSpace, Matrix, YView, BetaIsZero>{A.csr.row_offsets, A.block_first_row,
-                                                                       A.spill_blocks, y, head_sum, tail_sum, alpha,
-                                                                       beta, A.entries_per_block()});
+        Kokkos::TeamPolicy<ExecSpace>(space, int(blocks), is_gpu_space<ExecSpace>() ? 64 : 1, 1),
+        CsrBalancedCarryFunctor<ExecSpace, Matrix, YView, BetaIsZero>{A.csr.row_offsets, A.block_first_row, y, head_sum,
+                                                                       tail_sum, alpha, beta, A.entries_per_block()});
   }
 }
 
@@ -192,13 +194,14 @@ void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha
 }
 
 /// The analysis: block_first_row[b] = first row starting at or after entry b*entries_per_block
-/// (one binary search per block), num_rows for the end; then the list of spilling blocks.
+/// (one binary search per block), num_rows for the end. Nothing comes back to the host.
 template <class S, class O, class Off, class D>
 BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
   using execution_space = typename D::execution_space;
   using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
   const BalancedShape shape =
-      balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz());
+      balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz(),
+                                      raw_available<execution_space, S, O, Off>());
   const int64_t block = shape.entries_per_block, m = A.num_rows(), nnz = A.nnz();
   const int64_t blocks = (nnz + block - 1) / block;
   if (blocks > int64_t(std::numeric_limits<int>::max())) refuse("BalancedCsrMatrix", "too many blocks for one launch");
@@ -218,20 +221,7 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
         }
         first_row(b) = O(lo);
       });
-  Kokkos::View<int*, D> spills("kspmv::csr_balanced::spills", blocks);
-  Kokkos::parallel_for(
-      "kspmv::convert[csr_balanced_spills]", Policy(0, blocks), KOKKOS_LAMBDA(const int64_t b) {
-        spills(b) = b + 1 < blocks && first_row(b + 1) > first_row(b) && int64_t(offsets(first_row(b + 1))) > (b + 1) * block;
-      });
-  Kokkos::View<int64_t*, D> position("kspmv::csr_balanced::spill_position", blocks + 1);
-  const int64_t spill_count = exclusive_scan<execution_space>(position, spills);
-  Kokkos::View<int64_t*, D> spill_blocks(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::spill_blocks"),
-                                         spill_count);
-  Kokkos::parallel_for(
-      "kspmv::convert[csr_balanced_spill_list]", Policy(0, blocks), KOKKOS_LAMBDA(const int64_t b) {
-        if (spills(b)) spill_blocks(position(b)) = b;
-      });
-  return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes, first_row, spill_blocks);
+  return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes, first_row);
 }
 
 }  // namespace impl

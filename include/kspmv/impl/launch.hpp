@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "raw.hpp"
+
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -68,6 +70,17 @@ constexpr bool is_gpu_space() {
   return warp_width<ExecSpace>() > 1;
 }
 
+/// Whether the hand-written HIP/CUDA kernels (impl/raw.hpp) can run on ExecSpace for these
+/// types: a CUDA or HIP build of kspmv (KSPMV_HAVE_RAW_GPU) and a GPU execution space.
+template <class ExecSpace, class S, class O, class Off>
+constexpr bool raw_available() {
+#if defined(KSPMV_HAVE_RAW_GPU)
+  return is_gpu_space<ExecSpace>() && raw::supports<S, O, Off>();
+#else
+  return false;
+#endif
+}
+
 /// Largest power of two <= average entries per row, clamped to [1, warp]. A group wider than
 /// the row wastes lanes; a narrower one leaves the row's loads serialised.
 inline int lanes_for_average_row_length(double average_row_length, int warp) {
@@ -128,8 +141,10 @@ CsrVectorShape csr_vector_shape(int64_t num_rows, int64_t nnz, const SpmvOptions
 /// sized so each team thread gets about two rows of average length (at least 1024 entries);
 /// lanes per row follow the automatic CSR choice (one lane below 24 entries per row, measured in
 /// gpu_vector_min_average_row_length); a row segment of 128 entries or more in a block is summed
-/// by the whole team; matrices too small for 512 such blocks get smaller ones. Host: one thread
-/// per team walks blocks of 8192 nonzeros.
+/// by the whole team; matrices too small for 512 such blocks get smaller ones. For the raw
+/// kernel (`raw`), blocks of raw::balanced_max_entries, the most it stages in shared memory (8
+/// entries a thread), or smaller ones for 512 blocks. Host: one thread per team walks blocks of
+/// 8192 nonzeros.
 struct BalancedShape {
   int lanes;
   int team_size;
@@ -137,14 +152,15 @@ struct BalancedShape {
   int64_t team_row_min;  // in-block row segments at least this long are reduced by the whole team
 };
 template <class ExecSpace>
-BalancedShape balanced_shape(double average_row_length, int64_t nnz) {
+BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = false) {
   if (is_gpu_space<ExecSpace>()) {
     const int lanes = average_row_length < gpu_vector_min_average_row_length
                           ? 1
                           : lanes_for_average_row_length(average_row_length, warp_width<ExecSpace>());
     const int team_size = 256 / lanes;
     const double per_block = 2.0 * team_size * (average_row_length > 1 ? average_row_length : 1.0);
-    int64_t entries = per_block < 1024 ? 1024 : (per_block > 16384 ? 16384 : int64_t(per_block));
+    int64_t entries = raw ? raw::balanced_max_entries
+                          : (per_block < 1024 ? 1024 : (per_block > 16384 ? 16384 : int64_t(per_block)));
     // Small matrices: at least 512 blocks (down to 256 entries each), or most of the GPU idles.
     const int64_t spread = nnz / 512 < 256 ? 256 : nnz / 512;
     if (spread < entries) entries = spread;
@@ -152,6 +168,14 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz) {
   }
   return {1, 1, 8192, int64_t(1) << 62};
 }
+
+/// Whether the raw balanced kernel finishes rows spanning blocks in its own launch (the last
+/// block to reach such a row adds the partials) rather than in a second kernel. Measured on the
+/// H200: one launch took 6.4-8.7 us on the cache-resident matrices against 9.1-10.5 us for two,
+/// but was 9-24% slower on the large regular ones, where nearly every block counts itself in a
+/// row it shares (an atomic round trip before it can exit); so one launch up to 4096 blocks
+/// (8 million entries).
+inline bool raw_balanced_single_pass(int64_t num_blocks) { return num_blocks <= 4096; }
 
 /// Blocked ELLPACK slice height when the caller does not choose one: a warp or wavefront on GPUs,
 /// so one slice is one coalesced load per slot; 8 on host backends (a cache line of doubles).

@@ -25,6 +25,20 @@ template <class S, class O, class Off>
 void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offsets, const O* cols, const S* vals,
                 const S* x, S* y, S alpha, S beta);
 
+/// Most entries per block the raw balanced kernel stages in shared memory: BalancedCsrMatrix
+/// partitions meant for it use blocks of at most this many entries.
+constexpr int64_t balanced_max_entries = 2048;
+
+/// y = alpha*A*x + beta*y, load-balanced CSR: blocks of entries_per_block (<= balanced_max_entries)
+/// entries owning the rows [first_row[b], first_row[b+1]). Workspace: head_sum and tail_sum hold
+/// num_blocks partials each, arrivals num_blocks counters that are zero before and after a call.
+/// single_pass: rows spanning blocks are finished by the last block to reach them (one launch)
+/// rather than by a second kernel.
+template <class S, class O, class Off>
+void csr_balanced(void* stream, bool single_pass, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
+                  const Off* offsets, const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum,
+                  int* arrivals, S alpha, S beta);
+
 /// y = alpha*A*x + beta*y, blocked ELLPACK with slice_height == wave_size().
 template <class S, class O, class Off>
 void blocked_ell(void* stream, int slice_height, int64_t num_rows, const Off* slice_offsets, const O* cols,
