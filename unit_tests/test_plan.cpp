@@ -89,9 +89,12 @@ TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   EXPECT_NE(plan.report().chosen, "ell");
   EXPECT_EQ(plan.report().timing_time, 0.0);
   // As a small matrix on a GPU, the full row of 46,500 (average 3) calls for the balanced
-  // partition; host threads walk long rows at memory speed and keep CSR.
+  // partition (its raw kernel where there is one); host threads walk long rows at memory speed
+  // and keep CSR.
   const kspmv::Plan<double, int, int, Device> small(A);
-  EXPECT_EQ(small.report().chosen, kspmv::impl::is_gpu_space<TypeParam>() ? "csr_balanced" : "csr_automatic")
+  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
+  EXPECT_EQ(small.report().chosen,
+            kspmv::impl::is_gpu_space<TypeParam>() ? (raw ? "raw_csr_balanced" : "csr_balanced") : "csr_automatic")
       << small.report().reason;
 }
 

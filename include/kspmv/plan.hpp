@@ -90,9 +90,9 @@ class Plan {
   void apply(const ExecSpace& space, Scalar alpha, const XView& x, Scalar beta, const YView& y) const {
     SpmvOptions options = m_options;
     // The raw kernels need contiguous vectors; strided ones run the chosen format's Kokkos kernel.
-    const bool contiguous = x.span_is_contiguous() && y.span_is_contiguous() && (x.extent(0) < 2 || x.stride(0) == 1) &&
-                            (y.extent(0) < 2 || y.stride(0) == 1);
-    if (options.algorithm == Algorithm::raw && !contiguous) options.algorithm = Algorithm::automatic;
+    if (options.algorithm == Algorithm::raw && !(impl::is_contiguous(x) && impl::is_contiguous(y))) {
+      options.algorithm = Algorithm::automatic;
+    }
     std::visit([&](const auto& M) { kspmv::spmv(space, alpha, M, x, beta, y, options); }, m_matrix);
   }
 
@@ -118,7 +118,10 @@ class Plan {
     if (name == "csr_automatic") return {Matrix(m_csr), none};
     if (name == "csr_scalar") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_scalar}};
     if (name == "csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_vector}};
-    if (name == "csr_balanced") return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), none};
+    if (name == "csr_balanced") {
+      return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), SpmvOptions{Algorithm::csr_balanced}};
+    }
+    if (name == "raw_csr_balanced") return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};
@@ -177,26 +180,27 @@ class Plan {
   }
 
   // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
-  // conversion can win back; only a row long enough that the automatic CSR kernel would walk it
-  // for tens of microseconds (measured on the H200: 80 ns an entry for a thread, a few ns for a
-  // vector of lanes) is worth the balanced partition.
-  void choose_small(const PlanOptions&) {
+  // conversion can win back, and an analysis beyond one reduction would cost more than it saves
+  // over the hinted uses. Only a row long enough that a row-based kernel would walk it for tens
+  // of microseconds (measured on the H200: 80 ns an entry for a thread, a few ns for a vector of
+  // lanes) is worth the balanced partition.
+  void choose_small(const PlanOptions& options) {
     const int64_t m = m_csr.num_rows();
-    int64_t longest = 0;
-    if (m > 0) longest = impl::max_entry<execution_space>(impl::row_lengths(m_csr));
+    const int64_t longest = m > 0 ? impl::longest_row(m_csr) : 0;
     const double average = m > 0 ? double(m_csr.nnz()) / double(m) : 0.0;
     const bool thread_per_row =
         impl::choose_csr_algorithm(average, impl::warp_width<execution_space>()) == Algorithm::csr_scalar;
     const bool long_tail = impl::is_gpu_space<execution_space>() && longest > (thread_per_row ? 256 : 8192);
-    // The raw vector kernel launches with less overhead than a Kokkos kernel: 3.6-5.8 us against
-    // 5.1-10.7 us on every cache-resident matrix without a long tail (H200).
-    const bool raw = !long_tail && impl::raw_available<execution_space, Scalar, Ordinal, Offset>();
+    // The raw kernels launch with less overhead than Kokkos kernels: raw vector CSR took 3.6-5.8 us
+    // against 5.1-10.7 us for Kokkos CSR on every cache-resident matrix without a long tail (H200).
+    const bool raw = impl::raw_available<execution_space, Scalar, Ordinal, Offset>();
     PlanCandidate c;
-    c.name = long_tail ? "csr_balanced" : (raw ? "raw_csr_vector" : "csr_automatic");
+    c.name = long_tail ? (raw ? "raw_csr_balanced" : "csr_balanced") : (raw ? "raw_csr_vector" : "csr_automatic");
     c.note = "small matrix: latency-bound";
     m_report.candidates = {c};
-    if (long_tail && m_csr.nnz() > 0) m_matrix = kspmv::convert<BalancedCsrMatrix>(m_csr);
-    if (raw) m_options = SpmvOptions{Algorithm::raw};
+    auto built = build(c.name, options.convert);
+    m_matrix = std::move(built.first);
+    m_options = built.second;
     m_report.chosen = c.name;
     m_report.reason = "matrix fits in cache, SpMV is launch latency; longest row " + std::to_string(longest) +
                       " vs average " + std::to_string(average) +

@@ -26,6 +26,33 @@ Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> row_lengths
   return lengths;
 }
 
+// Entries beyond the first `width` of every row: sum over rows of max(0, length - width).
+template <class ExecSpace, class LengthView>
+int64_t entries_beyond(const LengthView& lengths, int64_t width) {
+  int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "kspmv::convert[entries_beyond]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, lengths.extent(0)),
+      KOKKOS_LAMBDA(const int64_t i, int64_t& sum) { sum += int64_t(lengths(i)) > width ? int64_t(lengths(i)) - width : 0; },
+      total);
+  return total;
+}
+
+// The longest row of a CSR matrix, without storing the row lengths.
+template <class Csr>
+int64_t longest_row(const Csr& A) {
+  int64_t result = 0;
+  const auto offsets = A.row_offsets;
+  Kokkos::parallel_reduce(
+      "kspmv::convert[longest_row]",
+      Kokkos::RangePolicy<typename Csr::execution_space, Kokkos::IndexType<int64_t>>(0, A.num_rows()),
+      KOKKOS_LAMBDA(const int64_t i, int64_t& m) {
+        const int64_t len = int64_t(offsets(i + 1)) - int64_t(offsets(i));
+        m = len > m ? len : m;
+      },
+      Kokkos::Max<int64_t>(result));
+  return result;
+}
+
 template <class ExecSpace, class View>
 int64_t max_entry(const View& v) {
   int64_t result = 0;
@@ -36,9 +63,10 @@ int64_t max_entry(const View& v) {
   return result;
 }
 
-// histogram[L] = rows of length L, for L <= longest. Rows are counted per team in scratch first
-// (lengths below 1024), so the hot bins of regular matrices (every row of a stencil has the same
-// length) take one global atomic per team instead of one per row.
+// histogram[L] = rows of length L, for L < longest; histogram[longest] counts the rows of length
+// `longest` or more (callers may pass a cap below the true longest row). Rows are counted per
+// team in scratch first (lengths below 1024), so the hot bins of regular matrices (every row of a
+// stencil has the same length) take one global atomic per team instead of one per row.
 template <class ExecSpace, class LengthView>
 Kokkos::View<int64_t*, typename LengthView::device_type> length_histogram(const LengthView& lengths, int64_t longest) {
   using device_type = typename LengthView::device_type;
@@ -59,7 +87,7 @@ Kokkos::View<int64_t*, typename LengthView::device_type> length_histogram(const 
         const int64_t first = int64_t(team.league_rank()) * rows_per_team;
         const int64_t last = first + rows_per_team < m ? first + rows_per_team : m;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const int64_t i) {
-          const int64_t len = lengths(i);
+          const int64_t len = int64_t(lengths(i)) < longest ? int64_t(lengths(i)) : longest;
           if (len < local) {
             Kokkos::atomic_add(&bins(len), 1);
           } else {

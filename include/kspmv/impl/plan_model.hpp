@@ -43,9 +43,12 @@ struct PlanStructure {
   int64_t ell_slots = 0;          // ELLPACK: longest row x rows
   int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
   int64_t hyb_width = 0, hyb_coo_entries = 0;
-  int64_t diagonals = -1;  // occupied diagonals, -1 when not counted (the longest row exceeds the limit)
+  int64_t diagonals = -1;  // occupied diagonals, -1 when not counted (the longest row rules DIA out)
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
 };
+
+/// Widest HYB ELLPACK part the plan considers (wider ones pad every row to thousands of entries).
+constexpr int64_t hyb_width_cap = 4096;
 
 template <class S, class O, class Off, class D, class Convert>
 PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert& convert) {
@@ -69,12 +72,16 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
         slots += width * height;
       },
       p.blocked_ell_slots);
-  const auto histogram = length_histogram<execution_space>(lengths, p.longest_row);
+  // HYB's width from a histogram capped at hyb_width_cap bins (rows of a long tail share the last
+  // bin), so a matrix with one huge row costs no huge histogram; its COO part exactly.
+  const auto histogram = length_histogram<execution_space>(lengths, std::min<int64_t>(p.longest_row, hyb_width_cap));
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
-  const std::vector<int64_t> host(h.data(), h.data() + h.extent(0));
-  p.hyb_width = hyb_width_minimizing_bytes(host, m, sizeof(S), sizeof(O));
-  for (size_t len = size_t(p.hyb_width) + 1; len < host.size(); ++len) p.hyb_coo_entries += (int64_t(len) - p.hyb_width) * host[len];
-  if (p.longest_row <= convert.max_diagonals) {  // a row of L entries occupies L diagonals
+  p.hyb_width = hyb_width_minimizing_bytes(std::vector<int64_t>(h.data(), h.data() + h.extent(0)), m, sizeof(S), sizeof(O));
+  p.hyb_coo_entries = entries_beyond<execution_space>(lengths, p.hyb_width);
+  // A row of L entries occupies L diagonals, so DIA needs at least longest x rows slots: count
+  // the diagonals only when that is within the fill limit.
+  const bool dia_possible = double(p.longest_row) * double(p.rows) <= convert.max_fill_ratio * double(p.nnz);
+  if (p.longest_row <= convert.max_diagonals && dia_possible) {
     const int64_t span = p.rows + p.cols - 1;
     Kokkos::View<int*, D> occupied("kspmv::plan::occupied", span);
     mark_diagonals<execution_space>(A, occupied);
@@ -112,22 +119,23 @@ double device_bandwidth() {
 // kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
 // for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
 // blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
-// and 0.12-0.21 for longer ones.
+// and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
+// on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further).
 struct ModelConstants {
   double latency, serial_entry, serial_vector, serial_raw;
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
-      raw_vector, coo_deterministic;
+      raw_vector, coo_deterministic, raw_balanced;
 };
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.82};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62};
 }
 
 /// Predicted setup and per-call time of every candidate, or why it is infeasible.
@@ -166,6 +174,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
   if (raw_available) {
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
+    add("raw_csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.raw_balanced, 0));
   }
 
   const double ell_bytes = double(p.ell_slots) * (sizeof(S) + sizeof(O)) + vectors;
@@ -191,7 +200,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   const double dia_slots = double(std::max<int64_t>(p.diagonals, 0)) * double(p.rows);
   const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
   const double dia_bytes = dia_slots * sizeof(S) + vectors;
-  add("dia", dia_ok, p.diagonals < 0 ? "longest row exceeds max_diagonals" : "too many diagonals or too much fill",
+  add("dia", dia_ok, p.diagonals < 0 ? "longest row exceeds max_diagonals or the fill limit" : "too many diagonals or too much fill",
       dia_bytes, conversion(dia_bytes), per_call(dia_bytes, k.dia, 0));
   return c;
 }
