@@ -76,6 +76,17 @@ TYPED_TEST(PlanTest, ReportExplainsTheChoice) {
   EXPECT_NE(r.to_string().find("plan: " + r.chosen), std::string::npos);
 }
 
+TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
+  using Device = DeviceOf<TypeParam>;
+  const auto stencil = kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7);
+  EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 1024, 1), 7);
+  EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 1024, 100), 7);  // rows 0, 100, ... meet all seven
+  EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 6, 1), -1);      // more than the limit
+  std::mt19937_64 rng(test_seed());
+  const auto scattered = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{400, 400, 30, 0.0, 0}, rng));
+  EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64, 1), -1);  // the hash set overflows
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
