@@ -8,6 +8,10 @@
 # BIN_DIR holds kspmv_unit_tests, spmv_mm and spmv_bench; REAL_MATRIX_DIR the .mtx files of
 # shared/matrices. Run from the repository root.
 set -uo pipefail
+# Load every kernel at start-up: with CUDA's default lazy loading, the first launch of each kernel
+# in the process (tens of microseconds) is charged to whichever candidate happens to launch it
+# first, which would count process warm-up as one candidate's setup.
+export CUDA_MODULE_LOADING=EAGER
 bin=$1 real=$2 out=$3
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
