@@ -44,9 +44,34 @@ struct PlanStructure {
   int64_t ell_slots = 0;          // ELLPACK: longest row x rows
   int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
   int64_t hyb_width = 0, hyb_coo_entries = 0;
-  int64_t diagonals = -1;  // occupied diagonals; -1: more than max_diagonals, or not counted (the longest row rules DIA out)
+  int64_t diagonals = -1;  // occupied diagonals; -1: more than max_diagonals, or not counted (DIA ruled out before)
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
 };
+
+// Measured on the H200 (perf_tests/results/h200, fp64): the smallest SpMV takes about 5 us; a
+// thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
+// lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
+// kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
+// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
+// blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
+// and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
+// on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further).
+struct ModelConstants {
+  double latency, serial_entry, serial_vector, serial_raw;
+  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
+      raw_vector, coo_deterministic, raw_balanced;
+};
+template <class ExecSpace>
+ModelConstants model_constants() {
+  if (is_gpu_space<ExecSpace>()) {
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.76};
+  }
+  // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
+  // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
+  // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
+  // stride through memory (0.14-0.15); balanced CSR 0.62.
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62};
+}
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
 /// limit. A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
@@ -103,8 +128,13 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   p.hyb_width = hyb_width_minimizing_bytes(std::vector<int64_t>(h.data(), h.data() + h.extent(0)), m, sizeof(S), sizeof(O));
   p.hyb_coo_entries = entries_beyond<execution_space>(lengths, p.hyb_width);
   // A row of L entries occupies L diagonals, so DIA needs at least longest x rows slots: count
-  // the diagonals only when that is within the fill limit.
-  const bool dia_possible = double(p.longest_row) * double(p.rows) <= convert.max_fill_ratio * double(p.nnz);
+  // the diagonals only when that is within the fill limit, and when DIA without any fill (a
+  // value per entry) would beat thread-per-row CSR at the measured rates: never on host
+  // backends, where DIA's column-major walk is slow.
+  const ModelConstants k = model_constants<execution_space>();
+  const double csr_entry = double(sizeof(S) + sizeof(O)) / k.csr_scalar_short;
+  const bool dia_possible = double(p.longest_row) * double(p.rows) <= convert.max_fill_ratio * double(p.nnz) &&
+                            double(sizeof(S)) / k.dia < csr_entry;
   if (p.longest_row <= convert.max_diagonals && dia_possible) {
     // A sample of rows first: random columns overflow it at once, and skip the full count.
     const int64_t stride = std::max<int64_t>(1, p.rows / 65536);
@@ -135,31 +165,6 @@ double device_bandwidth() {
     return 2.0 * double(n) * sizeof(double) / best;
   }();
   return bandwidth;
-}
-
-// Measured on the H200 (perf_tests/results/h200, fp64): the smallest SpMV takes about 5 us; a
-// thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
-// lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
-// kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
-// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
-// blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
-// and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
-// on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further).
-struct ModelConstants {
-  double latency, serial_entry, serial_vector, serial_raw;
-  double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
-      raw_vector, coo_deterministic, raw_balanced;
-};
-template <class ExecSpace>
-ModelConstants model_constants() {
-  if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.76};
-  }
-  // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
-  // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
-  // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
-  // stride through memory (0.14-0.15); balanced CSR 0.62.
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62};
 }
 
 /// Predicted setup and per-call time of every candidate, or why it is infeasible.
@@ -224,7 +229,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   const double dia_slots = double(std::max<int64_t>(p.diagonals, 0)) * double(p.rows);
   const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
   const double dia_bytes = dia_slots * sizeof(S) + vectors;
-  add("dia", dia_ok, p.diagonals < 0 ? "more than max_diagonals diagonals, or a row too long for the fill limit" : "too many diagonals or too much fill",
+  add("dia", dia_ok, p.diagonals < 0 ? "not counted or more than max_diagonals (a row too long for the fill limit, or DIA cannot win on this backend)" : "too many diagonals or too much fill",
       dia_bytes, conversion(dia_bytes), per_call(dia_bytes, k.dia, 0));
   return c;
 }
