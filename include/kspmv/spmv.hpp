@@ -254,8 +254,9 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 /// Throws std::invalid_argument, before any kernel runs, if x does not have num_cols entries or
 /// y does not have num_rows entries, or if options do not apply to A's format.
 ///
-/// \param options forces an algorithm or launch tunables; the default picks per format and,
-///        for CSR, by average row length (impl/launch.hpp).
+/// \param options forces an algorithm or launch tunables; the default picks per format: for CSR
+///        by average row length (impl/launch.hpp), for BalancedCsrMatrix the raw kernel where it
+///        can run (GPU build, contiguous x and y), its Kokkos kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,

@@ -20,8 +20,9 @@ enum class Algorithm {
   csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
-  raw,                ///< CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
-  csr_balanced,       ///< CSR: nonzeros split evenly over teams (analysis on every call; see Plan)
+  raw,                ///< CSR, load-balanced CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
+  csr_balanced,       ///< CSR: nonzeros split evenly over teams (analysis on every call; see Plan); on a
+                      ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs)
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
