@@ -18,6 +18,19 @@ TEST(Launch, LanesAreLargestPowerOfTwoBelowAverageCappedAtWarp) {
   EXPECT_EQ(lanes_for_average_row_length(1000.0, 1), 1);
 }
 
+TEST(Launch, RawVectorLanesAreAThirdOfTheAverageRowClampedToFourAndTheWave) {
+  using kspmv::impl::raw_vector_lanes;
+  EXPECT_EQ(raw_vector_lanes(0.0, 32), 4);
+  EXPECT_EQ(raw_vector_lanes(5.0, 32), 4);
+  EXPECT_EQ(raw_vector_lanes(13.2, 32), 4);   // cage10
+  EXPECT_EQ(raw_vector_lanes(24.0, 32), 8);
+  EXPECT_EQ(raw_vector_lanes(41.9, 32), 8);   // bcsstk13
+  EXPECT_EQ(raw_vector_lanes(48.0, 32), 16);
+  EXPECT_EQ(raw_vector_lanes(100.6, 32), 32);  // mbeacxc
+  EXPECT_EQ(raw_vector_lanes(1000.0, 32), 32);
+  EXPECT_EQ(raw_vector_lanes(1000.0, 64), 64);
+}
+
 TEST(Launch, AutomaticChoiceByAverageRowLength) {
   using kspmv::Algorithm;
   using kspmv::impl::choose_csr_algorithm;

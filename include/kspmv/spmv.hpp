@@ -126,7 +126,7 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
       check_raw<ExecSpace, S, O, Off>(x, y);
       const int group = options.lanes_per_row > 0
                             ? options.lanes_per_row
-                            : lanes_for_average_row_length(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
+                            : raw_vector_lanes(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
       if constexpr (raw_available<ExecSpace, S, O, Off>()) {
         raw::csr_vector<S, O, Off>(native_stream(space), group, A.num_rows(), A.row_offsets.data(), A.col_indices.data(),
                                    A.values.data(), x.data(), y.data(), alpha, beta);
