@@ -86,6 +86,28 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   std::mt19937_64 rng(test_seed());
   const auto scattered = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{400, 400, 30, 0.0, 0}, rng));
   EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64, 1), -1);  // the hash set overflows
+  EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64), -1);
+  // All rows, sample first: a diagonal that only unsampled rows occupy is still counted. Rows
+  // 0..199,999 of a tridiagonal matrix sample every 3rd row; one entry at (1, 150000) adds one.
+  kspmv::HostCsr band;
+  band.num_rows = band.num_cols = 200000;
+  band.row_offsets.push_back(0);
+  for (int64_t i = 0; i < band.num_rows; ++i) {
+    for (int64_t j = std::max<int64_t>(0, i - 1); j <= std::min<int64_t>(band.num_cols - 1, i + 1); ++j) {
+      band.col_indices.push_back(j);
+      band.values.push_back(1.0);
+      if (i == 1 && j == 2) {
+        band.col_indices.push_back(150000);
+        band.values.push_back(1.0);
+      }
+    }
+    band.row_offsets.push_back(int64_t(band.col_indices.size()));
+  }
+  const auto banded = kspmv::to_device<double, int, int, Device>(band);
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 3), 3);  // the sample misses row 1
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024), 4);
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 3), -1);
+  EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 1024), 7);
 }
 
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
@@ -108,6 +130,26 @@ TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   EXPECT_EQ(small.report().chosen,
             kspmv::impl::is_gpu_space<TypeParam>() ? (raw ? "raw_csr_balanced" : "csr_balanced") : "csr_automatic")
       << small.report().reason;
+}
+
+TYPED_TEST(PlanTest, SmallMatricesChooseByTheLongestRow) {
+  // Cache-resident: lap3D's rows (7) keep the raw vector kernel's lanes, wiki-Vote's longest row
+  // (893, average 12.5) gets a wave, arrow's (46,500) the balanced partition. Kokkos GPU kernels:
+  // balanced once a thread-per-row kernel would walk more than 256 entries; host: plain CSR.
+  std::mt19937_64 rng(test_seed());
+  const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
+  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
+  const std::pair<const char*, const char*> expected[] = {
+      {"lap3D_7pt_n20.mtx", raw ? "raw_csr_vector" : "csr_automatic"},
+      {"wiki-Vote.mtx", raw ? "raw_csr_vector_wave" : (gpu ? "csr_balanced" : "csr_automatic")},
+      {"arrow.mtx", raw ? "raw_csr_balanced" : (gpu ? "csr_balanced" : "csr_automatic")}};
+  for (const auto& [name, choice] : expected) {
+    SCOPED_TRACE(name);
+    std::string chosen;
+    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
+    EXPECT_TRUE((check_plan<TypeParam, int, int>(A, kspmv::PlanOptions(), 2.0, 0.0, true, rng, &chosen)));
+    EXPECT_EQ(chosen, choice);
+  }
 }
 
 TYPED_TEST(PlanTest, StridedVectors) {

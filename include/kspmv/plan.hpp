@@ -123,6 +123,11 @@ class Plan {
     }
     if (name == "raw_csr_balanced") return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
+    if (name == "raw_csr_vector_wave") {
+      SpmvOptions wave{Algorithm::raw};
+      wave.lanes_per_row = impl::warp_width<execution_space>();
+      return {Matrix(m_csr), wave};
+    }
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};
     if (name == "raw_blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
@@ -181,21 +186,40 @@ class Plan {
 
   // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
   // conversion can win back, and an analysis beyond one reduction would cost more than it saves
-  // over the hinted uses. Only a row long enough that a row-based kernel would walk it for tens
-  // of microseconds (measured on the H200: 80 ns an entry for a thread, a few ns for a vector of
-  // lanes) is worth the balanced partition.
+  // over the hinted uses. The time of a launch is then set by its longest row: a group of lanes
+  // takes a dependent step (about 0.3 us on the H200) per 4 entries a lane, so rows up to
+  // kSmallRowSteps steps keep the raw vector kernel, longer rows get a whole wave (wiki-Vote, 893
+  // entries: 6.1 us against 13.6 us with 4 lanes), and beyond a wave's reach the balanced
+  // partition (7-8 us whatever the rows; a 46500-entry row took 128 us with a wave).
+  static constexpr int64_t kSmallRowSteps = 12;
+
   void choose_small(const PlanOptions& options) {
     const int64_t m = m_csr.num_rows();
     const int64_t longest = m > 0 ? impl::longest_row(m_csr) : 0;
     const double average = m > 0 ? double(m_csr.nnz()) / double(m) : 0.0;
-    const bool thread_per_row =
-        impl::choose_csr_algorithm(average, impl::warp_width<execution_space>()) == Algorithm::csr_scalar;
-    const bool long_tail = impl::is_gpu_space<execution_space>() && longest > (thread_per_row ? 256 : 8192);
-    // The raw kernels launch with less overhead than Kokkos kernels: raw vector CSR took 3.6-5.8 us
-    // against 5.1-10.7 us for Kokkos CSR on every cache-resident matrix without a long tail (H200).
-    const bool raw = impl::raw_available<execution_space, Scalar, Ordinal, Offset>();
+    const int wave = impl::warp_width<execution_space>();
     PlanCandidate c;
-    c.name = long_tail ? (raw ? "raw_csr_balanced" : "csr_balanced") : (raw ? "raw_csr_vector" : "csr_automatic");
+    std::string why;
+    if (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
+      const int64_t lanes = impl::raw_vector_lanes(average, wave);
+      if (longest <= kSmallRowSteps * 4 * lanes) {
+        c.name = "raw_csr_vector";
+        why = ": raw vector CSR, " + std::to_string(lanes) + " lanes a row";
+      } else if (longest <= kSmallRowSteps * 4 * int64_t(wave)) {
+        c.name = "raw_csr_vector_wave";
+        why = ": raw vector CSR, a wave per row so the longest row takes few steps";
+      } else {
+        c.name = "raw_csr_balanced";
+        why = ": balanced partition so no row runs alone";
+      }
+    } else {
+      // Kokkos kernels: a thread-per-row kernel walks a row at 80 ns an entry, a vector of lanes
+      // at a few ns; only a row of tens of microseconds is worth the balanced partition.
+      const bool thread_per_row = impl::choose_csr_algorithm(average, wave) == Algorithm::csr_scalar;
+      const bool long_tail = impl::is_gpu_space<execution_space>() && longest > (thread_per_row ? 256 : 8192);
+      c.name = long_tail ? "csr_balanced" : "csr_automatic";
+      why = long_tail ? ": balanced partition so no row runs alone" : ": plain CSR, no setup";
+    }
     c.note = "small matrix: latency-bound";
     m_report.candidates = {c};
     auto built = build(c.name, options.convert);
@@ -203,9 +227,7 @@ class Plan {
     m_options = built.second;
     m_report.chosen = c.name;
     m_report.reason = "matrix fits in cache, SpMV is launch latency; longest row " + std::to_string(longest) +
-                      " vs average " + std::to_string(average) +
-                      (long_tail ? ": balanced partition so no row runs alone"
-                                 : (raw ? ": raw CSR kernel, the shortest launch" : ": plain CSR, no setup"));
+                      " vs average " + std::to_string(average) + why;
   }
 
   void explain(const std::vector<PlanCandidate*>& order, int64_t uses) {
