@@ -238,6 +238,7 @@ Candidate format_candidate(const std::string& name, const Matrix& A, const Vecto
   auto converted = std::make_shared<Converted>();
   return {name,
           [=] {
+            *converted = Converted();  // the previous setup's storage is freed outside the timing
             Kokkos::fence();
             const auto t0 = Clock::now();
             *converted = kspmv::convert<Format>(A, convert_options);
@@ -276,6 +277,7 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
     options.expected_uses = kPlanUses;
     list.push_back({"kspmv:plan",
                     [=] {
+                      plan->reset();
                       Kokkos::fence();
                       const auto t0 = Clock::now();
                       *plan = std::make_unique<Plan>(A, options);
@@ -312,6 +314,7 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
     // sizing, merge-path partition), less one steady-state call, measured by the caller.
     list.push_back({name,
                     [=] {
+                      handle->reset();
                       Kokkos::fence();
                       const auto t0 = Clock::now();
                       *handle = std::make_unique<Handle>(algo);
