@@ -32,8 +32,8 @@ struct PlanOptions {
   /// How many of the best predicted candidates are timed.
   int timed_candidates = 2;
   /// Matrices whose CSR arrays are smaller than this many bytes fit in a GPU's L2: their SpMV is
-  /// launch latency, so the plan skips the format analysis and keeps CSR (balanced CSR when
-  /// the longest row is far above the average).
+  /// launch latency, so the plan skips the format analysis and keeps CSR, chosen by the longest
+  /// row: the vector kernel, a wave per row (raw_csr_vector_wave), or balanced CSR.
   double small_matrix_bytes = 16e6;
   /// Limits for the conversions (ELLPACK, blocked ELLPACK, DIA fill and diagonals).
   ConvertOptions convert;
