@@ -137,9 +137,9 @@ __global__ void __launch_bounds__(kBlockSize)
 
 // Load-balanced CSR (the partition of BalancedCsrMatrix): block b stages the products of its
 // entries [k0, k1) in shared memory with loads that are coalesced whatever the row lengths, then
-// sums the rows it owns (those starting in [k0, k1)) from there. Short row segments get a group
-// of lanes sized from the block's average; segments longer than kLongSegmentLanes x that group,
-// and the head (entries of a row started in an earlier block), get a whole wave each.
+// sums the rows it owns (those starting in [k0, k1)) from there. Row segments get a group of
+// lanes sized from the block's average; segments longer than kLongSegmentSteps steps of that
+// group, and the head (entries of a row started in an earlier block), get a whole wave each.
 // A row that spans blocks is finished without atomics on y: every block it covers writes its
 // partial (the owner's to tail_sum, the others' to head_sum); then either (SinglePass) each
 // counts itself in arrivals[owner] and the last to arrive adds the partials in block order, so
@@ -150,9 +150,12 @@ __global__ void __launch_bounds__(kBlockSize)
 // large regular matrices and within 2% on the random ones.
 constexpr int kBalancedItemsPerThread = 8;
 constexpr int64_t kBalancedMaxEntries = int64_t(kBlockSize) * kBalancedItemsPerThread;
-constexpr int kLongSegmentLanes = 8;  // a segment longer than 8 x group (and 32) goes to a wave
-constexpr int kLongSegmentMin = 32;
-constexpr int kLongListCapacity = int(kBalancedMaxEntries / kLongSegmentMin) + 2;
+// A segment goes to a wave when its group would need more than 32 steps. At 8 steps (and at
+// least 32 entries), the H200 spent most of bcsstk13 x1000's time in the waves (rows of ~42
+// entries, groups of 4): 32 steps made it 11-13% faster and Groebner x500 3% faster, neutral on
+// the other large matrices; 12-16 steps were in between, 48-64 gained nothing more.
+constexpr int kLongSegmentSteps = 32;
+constexpr int kLongListCapacity = int(kBalancedMaxEntries / kLongSegmentSteps) + 2;  // segments > 32 entries
 
 template <class S>
 __device__ __forceinline__ S finish(S sum, S alpha, S beta, const S* y_row, bool beta_is_zero) {
@@ -209,7 +212,7 @@ __global__ void __launch_bounds__(kBlockSize)
   const int64_t average = rows > 0 ? (n - head_end) / rows : 0;
   int group = 1;
   while (group * 2 <= WaveSize && group * 2 <= average && int64_t(group) * 2 * rows <= kBlockSize) group *= 2;
-  const int long_segment = kLongSegmentLanes * group > kLongSegmentMin ? kLongSegmentLanes * group : kLongSegmentMin;
+  const int long_segment = kLongSegmentSteps * group;
   const int groups = kBlockSize / group, lane = tid % group;
   // Every thread makes the same number of passes: the group sums shuffle across the whole wave.
   for (int64_t first = 0; first < rows; first += groups) {
