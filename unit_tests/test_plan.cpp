@@ -110,6 +110,42 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 1024), 7);
 }
 
+TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
+  using Device = DeviceOf<TypeParam>;
+  const kspmv::ConvertOptions convert;
+  const auto k = kspmv::impl::model_constants<TypeParam>();
+  const auto affordable = [&](int64_t rows, int64_t nnz, const kspmv::ConvertOptions& o) {
+    return kspmv::impl::dia_affordable_diagonals<double, int>(k, rows, nnz, o);
+  };
+  // 7 entries a row on 7 diagonals: DIA can win on GPUs only.
+  if (kspmv::impl::is_gpu_space<TypeParam>()) {
+    EXPECT_GE(affordable(1000, 7000, convert), 7);
+    EXPECT_LT(affordable(1000, 16000, convert), 73);  // poly_chain
+  } else {
+    EXPECT_LT(affordable(1000, 7000, convert), 7);
+  }
+  EXPECT_EQ(affordable(0, 0, convert), 0);
+  kspmv::ConvertOptions few;
+  few.max_diagonals = 3;
+  EXPECT_LE(affordable(1000, 7000, few), 3);
+  // Two entries a row on 64 diagonals (0 and 1 + i % 63): counted in full, but the analysis
+  // gives up at what two entries a row can afford.
+  kspmv::HostCsr two;
+  two.num_rows = two.num_cols = 4096;
+  two.row_offsets.push_back(0);
+  for (int64_t i = 0; i < two.num_rows; ++i) {
+    two.col_indices.push_back(i);
+    if (i + 1 + i % 63 < two.num_cols) two.col_indices.push_back(i + 1 + i % 63);
+    two.row_offsets.push_back(int64_t(two.col_indices.size()));
+  }
+  two.values.assign(two.col_indices.size(), 1.0);
+  const auto A = kspmv::to_device<double, int, int, Device>(two);
+  EXPECT_EQ(kspmv::impl::count_diagonals(A, 1024), 64);
+  EXPECT_EQ(kspmv::impl::analyse_structure(A, convert).diagonals, -1);
+  EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7), convert).diagonals,
+            kspmv::impl::is_gpu_space<TypeParam>() ? 7 : -1);
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");

@@ -44,7 +44,7 @@ struct PlanStructure {
   int64_t ell_slots = 0;          // ELLPACK: longest row x rows
   int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
   int64_t hyb_width = 0, hyb_coo_entries = 0;
-  int64_t diagonals = -1;  // occupied diagonals; -1: more than max_diagonals, or not counted (DIA ruled out before)
+  int64_t diagonals = -1;  // occupied diagonals; -1: more than DIA can afford (dia_affordable_diagonals), or not counted
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -130,6 +130,23 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit) {
   return int64_t(diagonals.size());
 }
 
+/// The most diagonals with which DIA could still win, 0 if none: at most max_diagonals, within
+/// the fill limit, and few enough that the diagonals' slots stream faster than the nonzeros
+/// alone would at the best rate of any other kernel (every other candidate moves at least those
+/// bytes, and the same x and y). Counting stops at this limit: a sample of rows that already
+/// exceeds it skips the full pass (poly_chain x1000: 73 diagonals for 16 entries a row).
+template <class S, class O, class Convert>
+int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t nnz, const Convert& convert) {
+  if (rows == 0) return 0;
+  const double fastest = std::max({k.csr_scalar_short, k.csr_scalar_long, k.csr_vector, k.csr_balanced,
+                                   k.csr_balanced_long, k.ell, k.blocked_ell, k.raw_blocked_ell, k.hyb, k.raw_vector,
+                                   k.raw_balanced});
+  const double per_row = double(nnz) / double(rows);
+  const double by_speed = per_row * double(sizeof(S) + sizeof(O)) / fastest * k.dia / double(sizeof(S));
+  const double by_fill = per_row * convert.max_fill_ratio;
+  return std::min<int64_t>(convert.max_diagonals, int64_t(std::min(by_speed, by_fill)));
+}
+
 /// Widest HYB ELLPACK part the plan considers (wider ones pad every row to thousands of entries).
 constexpr int64_t hyb_width_cap = 4096;
 
@@ -161,17 +178,11 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
   p.hyb_width = hyb_width_minimizing_bytes(std::vector<int64_t>(h.data(), h.data() + h.extent(0)), m, sizeof(S), sizeof(O));
   p.hyb_coo_entries = entries_beyond<execution_space>(lengths, p.hyb_width);
-  // A row of L entries occupies L diagonals, so DIA needs at least longest x rows slots: count
-  // the diagonals only when that is within the fill limit, and when DIA without any fill (a
-  // value per entry) would beat thread-per-row CSR at the measured rates: never on host
-  // backends, where DIA's column-major walk is slow.
-  const ModelConstants k = model_constants<execution_space>();
-  const double csr_entry = double(sizeof(S) + sizeof(O)) / k.csr_scalar_short;
-  const bool dia_possible = double(p.longest_row) * double(p.rows) <= convert.max_fill_ratio * double(p.nnz) &&
-                            double(sizeof(S)) / k.dia < csr_entry;
-  if (p.longest_row <= convert.max_diagonals && dia_possible) {
-    p.diagonals = count_diagonals(A, convert.max_diagonals);
-  }
+  // A row of L entries occupies L diagonals: count them only when the longest row leaves DIA a
+  // chance (never on host backends, where DIA's column-major walk is slow), and no further
+  // than DIA can afford.
+  const int64_t affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
+  if (p.longest_row <= affordable) p.diagonals = count_diagonals(A, affordable);
   return p;
 }
 
@@ -258,7 +269,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   const double dia_slots = double(std::max<int64_t>(p.diagonals, 0)) * double(p.rows);
   const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
   const double dia_bytes = dia_slots * sizeof(S) + vectors;
-  add("dia", dia_ok, p.diagonals < 0 ? "not counted or more than max_diagonals (a row too long for the fill limit, or DIA cannot win on this backend)" : "too many diagonals or too much fill",
+  add("dia", dia_ok, p.diagonals < 0 ? "more diagonals than DIA can afford (max_diagonals, the fill limit, or slower than the nonzeros alone)" : "too many diagonals or too much fill",
       dia_bytes, conversion(dia_bytes), per_call(dia_bytes, k.dia, 0));
   return c;
 }
