@@ -7,7 +7,6 @@
 // (perf_tests/results/h200): they rank candidates; a Plan with a large use hint times the best.
 
 #include <Kokkos_Core.hpp>
-#include <Kokkos_UnorderedMap.hpp>
 
 #include "../csr.hpp"
 #include "convert_common.hpp"
@@ -16,7 +15,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace kspmv {
@@ -73,15 +75,67 @@ ModelConstants model_constants() {
   return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62};
 }
 
+// A set of diagonals on the device: open addressing with linear probing in one allocation,
+// whose last two slots hold the number of keys and whether an insert found the table full.
+// Kokkos::UnorderedMap, used before, cost 120-190 us to construct on the H200 (several
+// initialised allocations): a tenth of the analysis of a stencil.
+template <class D>
+class DiagonalSet {
+ public:
+  explicit DiagonalSet(int64_t limit) {
+    capacity_ = 64;
+    shift_ = 58;
+    while (capacity_ < 2 * limit + 64) {
+      capacity_ *= 2;
+      --shift_;
+    }
+    slots_ = Kokkos::View<int64_t*, D>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::plan::diagonals"),
+                                       capacity_ + 2);
+    Kokkos::deep_copy(slots_, kEmpty);
+    Kokkos::deep_copy(Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)), int64_t(0));
+  }
+  /// Adds d (any value but INT64_MIN, the empty slot); false if the table is full.
+  KOKKOS_INLINE_FUNCTION bool insert(int64_t d) const {
+    const int64_t empty = kEmpty;
+    // Fibonacci hashing: the top log2(capacity) bits of d x 2^64/phi pick the first slot.
+    int64_t slot = int64_t((uint64_t(d) * 0x9e3779b97f4a7c15ull) >> shift_);
+    for (int64_t probe = 0; probe < capacity_; ++probe, slot = (slot + 1) & (capacity_ - 1)) {
+      int64_t key = slots_(slot);
+      if (key == empty) key = Kokkos::atomic_compare_exchange(&slots_(slot), empty, d);
+      if (key == empty) {
+        Kokkos::atomic_add(&slots_(capacity_), int64_t(1));
+        return true;
+      }
+      if (key == d) return true;
+    }
+    slots_(capacity_ + 1) = 1;
+    return false;
+  }
+  /// Keys held and whether an insert failed, in one copy to the host (it waits for the device).
+  std::pair<int64_t, bool> size_and_failed() const {
+    int64_t tail[2];
+    Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tail, 2),
+                      Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)));
+    return {tail[0], tail[1] != 0};
+  }
+
+ private:
+  static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
+  Kokkos::View<int64_t*, D> slots_;
+  int64_t capacity_ = 0;  // a power of two
+  int shift_ = 0;         // 64 - log2(capacity_)
+};
+
 // Adds the diagonals (col - row) of rows 0, stride, 2 x stride, ... to a device hash set. With
 // stride 1, an entry whose diagonal the previous row also occupies skips the hash set (that row
 // added it, or its own predecessor did): a stencil's rows then cost a merge with the row above
 // instead of a hash probe per entry. Measured on the H200, the whole analysis went from 3.8 to
 // 2.5 ms on banded and 2.5 to 1.8-2.2 ms on 27-point Poisson, but only 2.36 to 2.27 ms on 7-point
 // Poisson 300^3: a thread walking its own row (and the one above) reads uncoalesced, and that
-// read, not the probes, is most of the pass there.
-template <class S, class O, class Off, class D, class Set>
-void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const Set& diagonals, int64_t stride) {
+// read, not the probes, is most of the pass there (0.59 of its 0.67 ms). Lanes reading a row
+// together (Kokkos teams of 8 or 4 lanes a row) were 1.5-3.4x slower on the stencils.
+template <class S, class O, class Off, class D>
+void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& diagonals, int64_t stride) {
   using execution_space = typename D::execution_space;
   const auto offsets = A.row_offsets;
   const auto cols = A.col_indices;
@@ -98,10 +152,9 @@ void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const Set& diagonals, in
           const int64_t d = int64_t(cols(k)) - i;
           while (above < above_end && int64_t(cols(above)) - (i - 1) < d) ++above;
           if (above < above_end && int64_t(cols(above)) - (i - 1) == d) continue;
-          if (diagonals.insert(d).failed()) return;
+          if (!diagonals.insert(d)) return;
         }
       });
-  Kokkos::fence();
 }
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
@@ -109,10 +162,10 @@ void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const Set& diagonals, in
 /// allocation of rows + cols flags.
 template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t stride) {
-  const Kokkos::UnorderedMap<int64_t, void, D> diagonals(uint32_t(2 * limit + 64));
+  const DiagonalSet<D> diagonals(limit);
   insert_diagonals(A, diagonals, stride);
-  if (diagonals.failed_insert() || int64_t(diagonals.size()) > limit) return -1;
-  return int64_t(diagonals.size());
+  const auto [size, failed] = diagonals.size_and_failed();
+  return failed || size > limit ? -1 : size;
 }
 
 /// Occupied diagonals of all rows, or -1 if more than limit: a sample of rows first (random
@@ -120,14 +173,16 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t
 template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit) {
   const int64_t stride = std::max<int64_t>(1, A.num_rows() / 65536);
-  const Kokkos::UnorderedMap<int64_t, void, D> diagonals(uint32_t(2 * limit + 64));
+  const DiagonalSet<D> diagonals(limit);
   insert_diagonals(A, diagonals, stride);
-  if (diagonals.failed_insert() || int64_t(diagonals.size()) > limit) return -1;
+  auto [size, failed] = diagonals.size_and_failed();
+  if (failed || size > limit) return -1;
   if (stride > 1) {
     insert_diagonals(A, diagonals, 1);
-    if (diagonals.failed_insert() || int64_t(diagonals.size()) > limit) return -1;
+    std::tie(size, failed) = diagonals.size_and_failed();
+    if (failed || size > limit) return -1;
   }
-  return int64_t(diagonals.size());
+  return size;
 }
 
 /// The most diagonals with which DIA could still win, 0 if none: at most max_diagonals, within
@@ -159,7 +214,7 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   p.cols = A.num_cols();
   p.nnz = A.nnz();
   if (p.rows == 0) return p;
-  const auto lengths = row_lengths(A);
+  const RowLengthsOf<decltype(A.row_offsets)> lengths{A.row_offsets};
   p.longest_row = max_entry<execution_space>(lengths);
   p.ell_slots = p.longest_row * p.rows;
   const int64_t height = convert.slice_height > 0 ? convert.slice_height : default_slice_height<execution_space>();
