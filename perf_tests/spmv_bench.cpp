@@ -7,7 +7,8 @@
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
-// until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead.
+// until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
+// kernels of a matrix take turns, a batch each per round.
 // Setup is the median of 3 fresh setups (conversion, analysis or handle, and the first SpMV,
 // fenced; a kernel that needs none times its first call alone) less one steady-state SpMV.
 #include "matrices.hpp"
@@ -43,25 +44,40 @@ using Vector = Kokkos::View<double*, Device>;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Median seconds per call of f(), fenced; see the file comment.
-double time_per_call(const std::function<void()>& f, int repeat) {
-  f();
-  f();
-  Kokkos::fence();
-  auto t0 = Clock::now();
-  f();
-  Kokkos::fence();
-  const double once = std::max(seconds_since(t0), 1e-7);
-  const int batch = int(std::min(1000.0, std::max(1.0, 2e-3 / once)));
-  std::vector<double> samples;
-  for (int r = 0; r < repeat; ++r) {
-    t0 = Clock::now();
-    for (int b = 0; b < batch; ++b) f();
+// Median seconds per call of each function, fenced; see the file comment. The functions take
+// turns, one batch each per round, so a drift of the device's state (clocks) over the run
+// touches all of them alike instead of whichever was timed during it: timed one after the
+// other, the same kernel measured twice on a cache-resident matrix differed by up to 15%.
+std::vector<double> time_per_call(const std::vector<std::function<void()>>& functions, int repeat) {
+  std::vector<int> batch;
+  for (const auto& f : functions) {
+    f();
+    f();
     Kokkos::fence();
-    samples.push_back(seconds_since(t0) / batch);
+    const auto t0 = Clock::now();
+    f();
+    Kokkos::fence();
+    const double once = std::max(seconds_since(t0), 1e-7);
+    batch.push_back(int(std::min(1000.0, std::max(1.0, 2e-3 / once))));
   }
-  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-  return samples[samples.size() / 2];
+  std::vector<std::vector<double>> samples(functions.size());
+  for (int r = 0; r < repeat; ++r) {
+    for (size_t i = 0; i < functions.size(); ++i) {
+      const auto t0 = Clock::now();
+      for (int b = 0; b < batch[i]; ++b) functions[i]();
+      Kokkos::fence();
+      samples[i].push_back(seconds_since(t0) / batch[i]);
+    }
+  }
+  std::vector<double> medians;
+  for (auto& s : samples) {
+    std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
+    medians.push_back(s[s.size() / 2]);
+  }
+  return medians;
+}
+double time_per_call(const std::function<void()>& f, int repeat) {
+  return time_per_call(std::vector<std::function<void()>>{f}, repeat).front();
 }
 
 struct Bandwidth {
@@ -340,7 +356,10 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
       KOKKOS_LAMBDA(const int j) { x(j) = 2.0 * unit(mix(0x5eed + uint64_t(j))) - 1.0; });
   const Vector ref = reference(A, x);
   std::vector<Row> rows;
-  for (const Candidate& c : candidates(A, x, y)) {
+  const std::vector<Candidate> list = candidates(A, x, y);  // keeps every candidate's storage
+  std::vector<std::function<void()>> timed;
+  std::vector<size_t> timed_rows;
+  for (const Candidate& c : list) {
     Row r{group, name, c.name, "ok", A.num_rows(), A.num_cols(), int64_t(A.nnz())};
     Kokkos::deep_copy(y, std::nan(""));  // every entry must be written
     // Setup: the median of kSetupRepeats fresh setups, each the one-time work and the first SpMV.
@@ -360,12 +379,19 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
     if (!(r.error <= 1e-10)) {
       r.status = "WRONG";  // reported, not timed
     } else {
-      r.seconds = time_per_call(c.run, repeat);
-      // setup() ran the one-time work and the first SpMV; the steady-state SpMV is subtracted.
       std::nth_element(setups.begin(), setups.begin() + setups.size() / 2, setups.end());
-      r.setup_seconds = std::max(0.0, setups[setups.size() / 2] - r.seconds);
+      r.setup_seconds = setups[setups.size() / 2];
+      timed.push_back(c.run);
+      timed_rows.push_back(rows.size());
     }
     rows.push_back(r);
+  }
+  const std::vector<double> seconds = time_per_call(timed, repeat);
+  for (size_t i = 0; i < timed.size(); ++i) {
+    Row& r = rows[timed_rows[i]];
+    r.seconds = seconds[i];
+    // setup() ran the one-time work and the first SpMV; the steady-state SpMV is subtracted.
+    r.setup_seconds = std::max(0.0, r.setup_seconds - r.seconds);
   }
   return rows;
 }
