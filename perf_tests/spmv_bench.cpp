@@ -304,7 +304,11 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                     [=] { (*plan)->apply(1.0, x, 0.0, y); },
                     [=] {
                       const kspmv::PlanReport& r = (*plan)->report();
-                      return "chose " + r.chosen + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
+                      std::string threads;
+                      for (const kspmv::PlanCandidate& c : r.candidates) {
+                        if (c.name == r.chosen && c.name == "raw_csr_balanced" && !c.note.empty()) threads = " (512 threads)";
+                      }
+                      return "chose " + r.chosen + threads + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
                     }});
   }
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
@@ -313,6 +317,9 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
     list.push_back({"kspmv:raw_csr_vector", [=] { return first_call(raw_vector); }, raw_vector});
     list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:raw_blocked_ell", A, x, y, defaults, raw));
     list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced", A, x, y, defaults, raw));
+    kspmv::SpmvOptions raw512 = raw;
+    raw512.team_size = 512;
+    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced_512", A, x, y, defaults, raw512));
   }
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;

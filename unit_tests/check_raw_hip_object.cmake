@@ -1,7 +1,8 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64 (float and double, 32- and 64-bit indices), blocked_ell_kernel<6> (log2 of 64), and
-# csr_balanced_kernel<64, BetaIsZero, SinglePass> with its csr_balanced_carry_kernel<64>.
+# csr_balanced_kernel<64, BlockSize, BetaIsZero, SinglePass> (blocks of 256 and 512 threads) with
+# its csr_balanced_carry_kernel<64>.
 foreach(tool OBJCOPY BUNDLER NM)
   if(NOT ${tool} OR NOT EXISTS "${${tool}}")
     message(FATAL_ERROR "check_raw_hip_object: ${tool} not found (${${tool}})")
@@ -43,8 +44,10 @@ endforeach()
 foreach(types diiE dllE fiiE fllE)
   foreach(beta_is_zero 0 1)
     expect_symbol("csr_balanced_carry_kernelILi64ELb${beta_is_zero}E${types}")
-    foreach(single_pass 0 1)
-      expect_symbol("csr_balanced_kernelILi64ELb${beta_is_zero}ELb${single_pass}E${types}")
+    foreach(block_size 256 512)
+      foreach(single_pass 0 1)
+        expect_symbol("csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${types}")
+      endforeach()
     endforeach()
   endforeach()
 endforeach()

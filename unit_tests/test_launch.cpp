@@ -31,6 +31,17 @@ TEST(Launch, RawVectorLanesAreAThirdOfTheAverageRowClampedToFourAndTheWave) {
   EXPECT_EQ(raw_vector_lanes(1000.0, 64), 64);
 }
 
+TEST(Launch, RawBalancedBlocksOf512OnlyForFarGathersOfAnXBeyondL2) {
+  using kspmv::impl::raw_balanced_block_threads;
+  const double l2 = 60e6;
+  EXPECT_EQ(raw_balanced_block_threads(0.75, 128e6, l2), 512);  // uniform random, power law
+  EXPECT_EQ(raw_balanced_block_threads(0.75, 64e6, l2), 512);   // heavy rows
+  EXPECT_EQ(raw_balanced_block_threads(0.75, 16e6, l2), 256);   // x fits in L2
+  EXPECT_EQ(raw_balanced_block_threads(0.0, 128e6, l2), 256);   // replicated: near the diagonal
+  EXPECT_EQ(raw_balanced_block_threads(0.5, 128e6, l2), 256);
+  EXPECT_EQ(raw_balanced_block_threads(0.75, 128e6, 0.0), 256);  // L2 unknown
+}
+
 TEST(Launch, AutomaticChoiceByAverageRowLength) {
   using kspmv::Algorithm;
   using kspmv::impl::choose_csr_algorithm;

@@ -146,6 +146,32 @@ TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
             kspmv::impl::is_gpu_space<TypeParam>() ? 7 : -1);
 }
 
+TYPED_TEST(PlanTest, FarFractionTellsRandomColumnsFromNearTheDiagonal) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const auto random = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{4000, 3000, 30, 0.0, 0}, rng));
+  EXPECT_GT(kspmv::impl::far_fraction(random, 1), 0.6);  // about 3/4 of uniform columns
+  EXPECT_GT(kspmv::impl::far_fraction(random, 7), 0.6);
+  const auto stencil = kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7);
+  EXPECT_EQ(kspmv::impl::far_fraction(stencil, 1), 0.0);  // farthest diagonal 144 < 1728 / 8
+  // 20 block-diagonal copies of a real matrix stay near the diagonal however far apart their rows.
+  const kspmv::HostCsr one = kspmv::read_matrix_market(data_dir() + "/rajat01.mtx");
+  kspmv::HostCsr copies;
+  copies.num_rows = 20 * one.num_rows;
+  copies.num_cols = 20 * one.num_cols;
+  copies.row_offsets.push_back(0);
+  for (int64_t c = 0; c < 20; ++c) {
+    for (int64_t i = 0; i < one.num_rows; ++i) {
+      for (int64_t k = one.row_offsets[i]; k < one.row_offsets[i + 1]; ++k) {
+        copies.col_indices.push_back(one.col_indices[k] + c * one.num_cols);
+        copies.values.push_back(one.values[k]);
+      }
+      copies.row_offsets.push_back(int64_t(copies.col_indices.size()));
+    }
+  }
+  EXPECT_LT(kspmv::impl::far_fraction(kspmv::to_device<double, int, int, Device>(copies), 3), 0.01);
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");

@@ -12,10 +12,11 @@ template <class ExecSpace>
 class Raw : public ::testing::Test {};
 TYPED_TEST_SUITE(Raw, Backends, BackendName);
 
-kspmv::SpmvOptions raw(int lanes = 0) {
+kspmv::SpmvOptions raw(int lanes = 0, int block_threads = 0) {
   kspmv::SpmvOptions o;
   o.algorithm = kspmv::Algorithm::raw;
   o.lanes_per_row = lanes;
+  o.team_size = block_threads;
   return o;
 }
 
@@ -42,7 +43,9 @@ TYPED_TEST(Raw, BlockedEllSuiteWithSlicesOfOneWave) {
 
 TYPED_TEST(Raw, BalancedCsrSuite) {
   if (!kspmv::impl::raw_available<TypeParam, double, int, int>()) GTEST_SKIP() << "no raw kernels on this backend";
-  run_format_suite<TypeParam, kspmv::BalancedCsrMatrix, int64_t>({raw()}, kspmv::ConvertOptions(), all_real_matrices);
+  // Blocks of 256 threads (the default) and of 512 (for gathers that miss the caches).
+  run_format_suite<TypeParam, kspmv::BalancedCsrMatrix, int64_t>({raw(), raw(0, 512)}, kspmv::ConvertOptions(),
+                                                                  all_real_matrices);
 }
 
 // spmv picks one launch (rows spanning blocks finished by the last block to reach them) for
@@ -59,20 +62,23 @@ TYPED_TEST(Raw, BalancedOneAndTwoLaunchesAgree) {
     const auto x_host = random_vector(h.num_cols, rng);
     const auto y0 = random_vector(h.num_rows, rng);
     const auto x = to_device_vector<double, Device>(x_host, "x");
-    std::vector<std::vector<double>> results;
-    for (const bool single_pass : {true, false, true}) {  // the counters must be reset after a one-launch call
-      auto y = to_device_vector<double, Device>(y0, "y");
-      const int64_t blocks = A.num_blocks();
-      kspmv::impl::raw::csr_balanced<double, int, int>(
-          kspmv::impl::native_stream(TypeParam()), single_pass, A.nnz(), A.entries_per_block(), blocks,
-          A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(), x.data(),
-          y.data(), A.partial_sums.data(), A.partial_sums.data() + blocks, A.arrivals.data(), 2.0, -1.0);
-      TypeParam().fence();
-      results.push_back(to_std_vector(y));
-      EXPECT_TRUE(matches_reference(results.back(), reference_spmv(2.0, h, x_host, -1.0, y0))) << single_pass;
+    for (const int threads : {256, 512}) {
+      std::vector<std::vector<double>> results;
+      for (const bool single_pass : {true, false, true}) {  // the counters must be reset after a one-launch call
+        auto y = to_device_vector<double, Device>(y0, "y");
+        const int64_t blocks = A.num_blocks();
+        kspmv::impl::raw::csr_balanced<double, int, int>(
+            kspmv::impl::native_stream(TypeParam()), single_pass, threads, A.nnz(), A.entries_per_block(), blocks,
+            A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(),
+            x.data(), y.data(), A.partial_sums.data(), A.partial_sums.data() + blocks, A.arrivals.data(), 2.0, -1.0);
+        TypeParam().fence();
+        results.push_back(to_std_vector(y));
+        EXPECT_TRUE(matches_reference(results.back(), reference_spmv(2.0, h, x_host, -1.0, y0)))
+            << single_pass << " " << threads;
+      }
+      EXPECT_EQ(results[0], results[1]) << threads;
+      EXPECT_EQ(results[0], results[2]) << threads;
     }
-    EXPECT_EQ(results[0], results[1]);
-    EXPECT_EQ(results[0], results[2]);
   } else {
     GTEST_SKIP() << "no raw kernels on this backend";
   }
@@ -93,6 +99,13 @@ TYPED_TEST(Raw, UnavailableOrUnsupportedIsAnError) {
     half_wave.slice_height = kspmv::impl::warp_width<TypeParam>() / 2;
     const auto B = kspmv::convert<kspmv::BlockedEllMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()), half_wave);
     EXPECT_THROW(kspmv::spmv(1.0, B, x, 0.0, y, raw()), std::invalid_argument);
+    const auto C = kspmv::convert<kspmv::BalancedCsrMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
+    try {
+      kspmv::spmv(1.0, C, x, 0.0, y, raw(0, 300));
+      ADD_FAILURE() << "raw balanced CSR accepted blocks of 300 threads";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("256 or 512"), std::string::npos) << e.what();
+    }
   }
 }
 

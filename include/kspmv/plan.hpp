@@ -3,9 +3,11 @@
 /// kspmv::Plan: chooses, once, the format and kernel that minimise
 ///   setup + expected_uses x time per SpMV
 /// for a CSR matrix, and applies it. The analysis runs on the device (row lengths, padding of
-/// each format, diagonal count) and predicts each candidate's setup and per-call time from the
-/// bytes it moves and the device bandwidth measured once per process; when the hint of uses is
-/// large, the best predicted candidates are also converted and timed once.
+/// each format, diagonal count, how far from the diagonal a sample of rows gathers x: raw
+/// balanced CSR then runs blocks of 512 threads where x misses the caches) and predicts each
+/// candidate's setup and per-call time from the bytes it moves and the device bandwidth measured
+/// once per process; when the hint of uses is large, the best predicted candidates are also
+/// converted and timed once.
 
 #include "convert.hpp"
 #include "impl/plan_model.hpp"
@@ -63,6 +65,7 @@ struct PlanReport {
       }
       s << "predicted setup " << c.predicted_setup * 1e6 << " us, SpMV " << c.predicted_apply * 1e6 << " us";
       if (c.timed()) s << "; measured setup " << c.measured_setup * 1e6 << " us, SpMV " << c.measured_apply * 1e6 << " us";
+      if (!c.note.empty()) s << " (" << c.note << ")";
       s << "\n";
     }
     return s.str();
@@ -109,6 +112,7 @@ class Plan {
   Matrix m_matrix;
   SpmvOptions m_options;
   PlanReport m_report;
+  int m_balanced_threads = 0;  // raw balanced CSR's threads per block; 0: its default
 
   static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -121,7 +125,11 @@ class Plan {
     if (name == "csr_balanced") {
       return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), SpmvOptions{Algorithm::csr_balanced}};
     }
-    if (name == "raw_csr_balanced") return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
+    if (name == "raw_csr_balanced") {
+      SpmvOptions raw{Algorithm::raw};
+      raw.team_size = m_balanced_threads;
+      return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), raw};
+    }
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
     if (name == "raw_csr_vector_wave") {
       SpmvOptions wave{Algorithm::raw};
@@ -151,6 +159,17 @@ class Plan {
     m_report.analysis_time = since(t0);
     m_report.candidates = impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
         structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
+    if constexpr (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
+      const double x_bytes = double(m_csr.num_cols()) * sizeof(Scalar), l2 = double(impl::raw::l2_cache_bytes());
+      m_balanced_threads = impl::raw_balanced_block_threads(structure.far_fraction, x_bytes, l2);
+      for (PlanCandidate& c : m_report.candidates) {
+        if (c.name == "raw_csr_balanced" && m_balanced_threads != impl::raw_balanced_default_block_threads) {
+          c.note = std::to_string(m_balanced_threads) + " threads a block: " +
+                   std::to_string(int(structure.far_fraction * 100)) + "% of entries gather far from the diagonal, x " +
+                   std::to_string(int64_t(x_bytes / 1e6)) + " MB > L2 " + std::to_string(int64_t(l2 / 1e6)) + " MB";
+        }
+      }
+    }
     std::vector<PlanCandidate*> order;
     for (PlanCandidate& c : m_report.candidates)
       if (c.feasible) order.push_back(&c);
@@ -236,6 +255,7 @@ class Plan {
     std::ostringstream why;
     why << "lowest " << (best.timed() ? "measured" : "predicted") << " setup + " << uses << " x SpMV = "
         << best.setup() * 1e6 << " us + " << uses << " x " << best.apply() * 1e6 << " us";
+    if (!best.note.empty()) why << "; " << best.note;
     if (order.size() > 1) why << "; next " << order[1]->name << " " << order[1]->total(uses) * 1e6 << " us in all";
     m_report.reason = why.str();
   }

@@ -162,7 +162,8 @@ void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off
   check_raw<ExecSpace, S, O, Off>(x, y);
   if constexpr (raw_available<ExecSpace, S, O, Off>()) {
     const int64_t blocks = A.num_blocks();
-    raw::csr_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks), int64_t(A.nnz()),
+    raw::csr_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
+                                 options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads, int64_t(A.nnz()),
                                  A.entries_per_block(), blocks,
                                  A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(),
                                  A.csr.values.data(), x.data(), y.data(), A.partial_sums.data(),

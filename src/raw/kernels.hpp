@@ -145,11 +145,13 @@ __global__ void __launch_bounds__(kBlockSize)
 // counts itself in arrivals[owner] and the last to arrive adds the partials in block order, so
 // the result is the same bits whichever block that is, and resets the counter for the next call;
 // or csr_balanced_carry_kernel adds them after the launch.
-// 8 entries a thread: blocks of 1024 entries (4 a thread) and of 4096 (16 a thread, 61
-// registers, half the blocks resident), tried on the H200, were 8-28% and 3-22% slower on the
-// large regular matrices and within 2% on the random ones.
-constexpr int kBalancedItemsPerThread = 8;
-constexpr int64_t kBalancedMaxEntries = int64_t(kBlockSize) * kBalancedItemsPerThread;
+// 2048 entries a block, 8 a thread: blocks of 1024 entries (4 a thread) and of 4096 (16 a thread,
+// 61 registers, half the blocks resident), tried on the H200, were 8-28% and 3-22% slower on the
+// large regular matrices and within 2% on the random ones. BlockSize 512 (4 entries a thread)
+// stages the same 2048 entries with half the blocks resident, which leaves the SM twice the L1
+// for x: on the H200 2-3% faster where the gathers of x miss the caches (random columns over an
+// x larger than L2: uniform random, power law, heavy rows) and 7-25% slower everywhere else.
+constexpr int64_t kBalancedMaxEntries = 2048;
 // A segment goes to a wave when its group would need more than 32 steps. At 8 steps (and at
 // least 32 entries), the H200 spent most of bcsstk13 x1000's time in the waves (rows of ~42
 // entries, groups of 4): 32 steps made it 11-13% faster and Groebner x500 3% faster, neutral on
@@ -162,12 +164,14 @@ __device__ __forceinline__ S finish(S sum, S alpha, S beta, const S* y_row, bool
   return beta_is_zero ? alpha * sum : beta * *y_row + alpha * sum;
 }
 
-template <int WaveSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
-__global__ void __launch_bounds__(kBlockSize)
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
+__global__ void __launch_bounds__(BlockSize)
     csr_balanced_kernel(int64_t nnz, int64_t entries_per_block, const O* __restrict__ first_row,
                         const Off* __restrict__ offsets, const O* __restrict__ cols, const S* __restrict__ vals,
                         const S* __restrict__ x, S* __restrict__ y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
                         S beta) {
+  static_assert(BlockSize == 256 || BlockSize == 512, "blocks of 256 or 512 threads");
+  constexpr int kItems = int(kBalancedMaxEntries / BlockSize);
   __shared__ S products[kBalancedMaxEntries];
   __shared__ int long_rows[kLongListCapacity];  // rows as r - r0; -1 stands for the head
   __shared__ int long_count;
@@ -182,23 +186,23 @@ __global__ void __launch_bounds__(kBlockSize)
   if (tid == 0) long_count = 0;
 
   // Stage: all column indices and values first, then the gathers of x, so each thread has up to
-  // 2 x kBalancedItemsPerThread independent loads in flight. (Staging the rows' offsets here too,
+  // 2 x kItems independent loads in flight. (Staging the rows' offsets here too,
   // tried on the H200, was 5-15% slower on the large regular matrices.)
   const O* block_cols = cols + k0;
   const S* block_vals = vals + k0;
-  O c[kBalancedItemsPerThread];
-  S v[kBalancedItemsPerThread];
+  O c[kItems];
+  S v[kItems];
 #pragma unroll
-  for (int i = 0; i < kBalancedItemsPerThread; ++i) {
-    const int k = i * kBlockSize + tid;
+  for (int i = 0; i < kItems; ++i) {
+    const int k = i * BlockSize + tid;
     if (k < n) {
       c[i] = stream_load(block_cols + k);
       v[i] = stream_load(block_vals + k);
     }
   }
 #pragma unroll
-  for (int i = 0; i < kBalancedItemsPerThread; ++i) {
-    const int k = i * kBlockSize + tid;
+  for (int i = 0; i < kItems; ++i) {
+    const int k = i * BlockSize + tid;
     if (k < n) products[k] = v[i] * x[c[i]];
   }
   __syncthreads();
@@ -211,9 +215,9 @@ __global__ void __launch_bounds__(kBlockSize)
   const int64_t rows = r1 - r0;
   const int64_t average = rows > 0 ? (n - head_end) / rows : 0;
   int group = 1;
-  while (group * 2 <= WaveSize && group * 2 <= average && int64_t(group) * 2 * rows <= kBlockSize) group *= 2;
+  while (group * 2 <= WaveSize && group * 2 <= average && int64_t(group) * 2 * rows <= BlockSize) group *= 2;
   const int long_segment = kLongSegmentSteps * group;
-  const int groups = kBlockSize / group, lane = tid % group;
+  const int groups = BlockSize / group, lane = tid % group;
   // Every thread makes the same number of passes: the group sums shuffle across the whole wave.
   for (int64_t first = 0; first < rows; first += groups) {
     const int64_t row = r0 + first + tid / group;
@@ -237,7 +241,7 @@ __global__ void __launch_bounds__(kBlockSize)
 
   // Long segments, the head, and the segment of a row continuing past the block: a wave each.
   const int wave = tid / WaveSize, wave_lane = tid % WaveSize;
-  for (int i = wave; i < long_count; i += kBlockSize / WaveSize) {
+  for (int i = wave; i < long_count; i += BlockSize / WaveSize) {
     const int entry = long_rows[i];
     const int64_t row = r0 + entry;
     const int64_t row_end = entry < 0 ? k0 + head_end : int64_t(offsets[row + 1]);
@@ -360,11 +364,11 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
   check_launch("blocked_ell");
 }
 
-template <int WaveSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
 void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
                          const O* first_row, const Off* offsets, const O* cols, const S* vals, const S* x, S* y,
                          S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
-  csr_balanced_kernel<WaveSize, BetaIsZero, SinglePass><<<unsigned(num_blocks), kBlockSize, 0, stream>>>(
+  csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass><<<unsigned(num_blocks), BlockSize, 0, stream>>>(
       nnz, entries_per_block, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
   check_launch("csr_balanced");
   if (SinglePass || num_blocks < 2) return;
@@ -373,22 +377,36 @@ void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_bl
   check_launch("csr_balanced_carry");
 }
 
-template <int WaveSize, class S, class O, class Off>
+template <int WaveSize, int BlockSize, class S, class O, class Off>
 void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int64_t entries_per_block,
                          int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const S* vals,
                          const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  const bool zero = beta == S(0);
+  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off>
+                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off>)
+                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off>
+                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off>);
+  launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
+         arrivals, alpha, beta);
+}
+
+template <int WaveSize, class S, class O, class Off>
+void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int64_t nnz,
+                         int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
+                         const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
+                         S alpha, S beta) {
   if (entries_per_block < 1 || entries_per_block > kBalancedMaxEntries) {
     throw std::invalid_argument("kspmv raw csr_balanced: blocks of " + std::to_string(entries_per_block) +
                                 " entries; the kernel stages at most " + std::to_string(kBalancedMaxEntries));
   }
+  if (block_threads != 256 && block_threads != 512) {
+    throw std::invalid_argument("kspmv raw csr_balanced: " + std::to_string(block_threads) +
+                                " threads a block; the kernel runs 256 or 512");
+  }
   if (num_blocks == 0) return;
-  const bool zero = beta == S(0);
-  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, true, true, S, O, Off>
-                                    : launch_csr_balanced<WaveSize, true, false, S, O, Off>)
-                     : (single_pass ? launch_csr_balanced<WaveSize, false, true, S, O, Off>
-                                    : launch_csr_balanced<WaveSize, false, false, S, O, Off>);
-  launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
-         arrivals, alpha, beta);
+  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off> : launch_csr_balanced<WaveSize, 256, S, O, Off>)(
+      stream, single_pass, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
+      arrivals, alpha, beta);
 }
 
 constexpr int log2_of(int v) { return v <= 1 ? 0 : 1 + log2_of(v / 2); }

@@ -42,7 +42,8 @@ inline const char* to_string(Algorithm a) {
 /// Options of kspmv::spmv. Zero means "let kspmv choose" for every tunable.
 struct SpmvOptions {
   Algorithm algorithm = Algorithm::automatic;
-  int team_size = 0;      ///< csr_vector: threads (rows in flight) per team
+  int team_size = 0;      ///< csr_vector: threads (rows in flight) per team; raw balanced CSR: threads
+                          ///< per block, 256 (automatic) or 512 (for gathers of x that miss the caches)
   int lanes_per_row = 0;  ///< csr_vector and raw CSR: vector lanes reducing one row; a power of two <= warp width
   int rows_per_thread = 0;  ///< csr_vector: consecutive rows one team thread handles
 };
@@ -179,6 +180,19 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = 
     return {lanes, team_size, entries, 128};
   }
   return {1, 1, 8192, int64_t(1) << 62};
+}
+
+/// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
+/// 512 threads of 4 entries leave the SM twice the L1 for x of 256 threads of 8, with half the
+/// loads in flight. On the H200 (experiment outside the repository, same partition) 512 threads
+/// were 2.1% faster on uniform random, 3.0% on power law and 1.0% on heavy rows, whose columns
+/// are random over an x of 64-128 MB, and 7-25% slower on the replicated real matrices and
+/// bcsstk13, whose gathers stay near the diagonal. So 512 when most sampled rows gather far from
+/// their diagonal (far_fraction: the mean over rows of the share of entries with
+/// |col - row*n/m| > n/8) and x is larger than the L2 cache.
+constexpr int raw_balanced_default_block_threads = 256;
+inline int raw_balanced_block_threads(double far_fraction, double x_bytes, double l2_bytes) {
+  return far_fraction > 0.5 && l2_bytes > 0 && x_bytes > l2_bytes ? 512 : raw_balanced_default_block_threads;
 }
 
 /// Whether the raw balanced kernel finishes rows spanning blocks in its own launch (the last

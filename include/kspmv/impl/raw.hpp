@@ -33,11 +33,15 @@ constexpr int64_t balanced_max_entries = 2048;
 /// entries owning the rows [first_row[b], first_row[b+1]). Workspace: head_sum and tail_sum hold
 /// num_blocks partials each, arrivals num_blocks counters that are zero before and after a call.
 /// single_pass: rows spanning blocks are finished by the last block to reach them (one launch)
-/// rather than by a second kernel.
+/// rather than by a second kernel. block_threads: 256, or 512 to leave twice the L1 for x (for
+/// gathers that miss the caches; see launch.hpp: raw_balanced_block_threads).
 template <class S, class O, class Off>
-void csr_balanced(void* stream, bool single_pass, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
+void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
                   const Off* offsets, const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum,
                   int* arrivals, S alpha, S beta);
+
+/// Bytes of the current device's L2 cache (0 if the runtime does not say).
+int64_t l2_cache_bytes();
 
 /// y = alpha*A*x + beta*y, blocked ELLPACK with slice_height == wave_size().
 template <class S, class O, class Off>
