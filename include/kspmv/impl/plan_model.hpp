@@ -319,7 +319,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     PlanCandidate x;
     x.name = name;
     x.feasible = feasible;
-    x.note = note;
+    x.note = feasible ? std::string() : note;  // a reason to refuse, kept only where it applies
     x.bytes_per_call = bytes;
     x.predicted_setup = setup;
     x.predicted_apply = apply;
