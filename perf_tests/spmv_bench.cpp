@@ -308,11 +308,9 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                     [=] { (*plan)->apply(1.0, x, 0.0, y); },
                     [=] {
                       const kspmv::PlanReport& r = (*plan)->report();
-                      std::string threads;
-                      for (const kspmv::PlanCandidate& c : r.candidates) {
-                        if (c.name == r.chosen && c.name == "raw_csr_balanced" && !c.note.empty()) threads = " (512 threads)";
-                      }
-                      return "chose " + r.chosen + threads + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
+                      const int threads = (*plan)->options().team_size;
+                      const std::string launch = threads > 0 ? " (" + std::to_string(threads) + " threads)" : "";
+                      return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
                     }});
   }
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {

@@ -212,6 +212,14 @@ TYPED_TEST(PlanTest, SmallMatricesChooseByTheLongestRow) {
     EXPECT_TRUE((check_plan<TypeParam, int, int>(A, kspmv::PlanOptions(), 2.0, 0.0, true, rng, &chosen)));
     EXPECT_EQ(chosen, choice);
   }
+  // options() tells how apply() launches: a wave per row is lanes_per_row = the wave width.
+  using Device = DeviceOf<TypeParam>;
+  const kspmv::Plan<double, int, int, Device> wiki(
+      kspmv::to_device<double, int, int, Device>(kspmv::read_matrix_market(data_dir() + "/wiki-Vote.mtx")));
+  EXPECT_EQ(wiki.options().algorithm,
+            raw ? kspmv::Algorithm::raw : (gpu ? kspmv::Algorithm::csr_balanced : kspmv::Algorithm::automatic));
+  EXPECT_EQ(wiki.options().lanes_per_row, raw ? kspmv::impl::warp_width<TypeParam>() : 0);
+  EXPECT_EQ(wiki.options().team_size, 0);
 }
 
 TYPED_TEST(PlanTest, StridedVectors) {

@@ -100,6 +100,9 @@ class Plan {
   }
 
   const PlanReport& report() const { return m_report; }
+  /// The options apply() passes to kspmv::spmv: the chosen kernel and its launch settings (e.g.
+  /// team_size 512 for raw balanced CSR on gathers that miss the caches).
+  const SpmvOptions& options() const { return m_options; }
   const csr_type& csr() const { return m_csr; }
 
  private:
@@ -161,9 +164,10 @@ class Plan {
         structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
     if constexpr (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
       const double x_bytes = double(m_csr.num_cols()) * sizeof(Scalar), l2 = double(impl::raw::l2_cache_bytes());
-      m_balanced_threads = impl::raw_balanced_block_threads(structure.far_fraction, x_bytes, l2);
+      const int threads = impl::raw_balanced_block_threads(structure.far_fraction, x_bytes, l2);
+      m_balanced_threads = threads == impl::raw_balanced_default_block_threads ? 0 : threads;
       for (PlanCandidate& c : m_report.candidates) {
-        if (c.name == "raw_csr_balanced" && m_balanced_threads != impl::raw_balanced_default_block_threads) {
+        if (c.name == "raw_csr_balanced" && m_balanced_threads != 0) {
           c.note = std::to_string(m_balanced_threads) + " threads a block: " +
                    std::to_string(int(structure.far_fraction * 100)) + "% of entries gather far from the diagonal, x " +
                    std::to_string(int64_t(x_bytes / 1e6)) + " MB > L2 " + std::to_string(int64_t(l2 / 1e6)) + " MB";
