@@ -86,12 +86,11 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   std::mt19937_64 rng(test_seed());
   const auto scattered = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{400, 400, 30, 0.0, 0}, rng));
   EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64, 1), -1);  // the hash set overflows
-  EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64), -1);
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(scattered, 64), -1);
   // All rows, sample first: a diagonal that only unsampled rows occupy is still counted. Rows
   // 0..199,999 of a tridiagonal matrix sample every 3rd row; one entry at (1, 150000) adds one.
   kspmv::HostCsr band;
   band.num_rows = band.num_cols = 200000;
-  band.row_offsets.push_back(0);
   for (int64_t i = 0; i < band.num_rows; ++i) {
     for (int64_t j = std::max<int64_t>(0, i - 1); j <= std::min<int64_t>(band.num_cols - 1, i + 1); ++j) {
       band.col_indices.push_back(j);
@@ -105,9 +104,20 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   }
   const auto banded = kspmv::to_device<double, int, int, Device>(band);
   EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 3), 3);  // the sample misses row 1
-  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024), 4);
-  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 3), -1);
-  EXPECT_EQ(kspmv::impl::count_diagonals(stencil, 1024), 7);
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(banded, 1024), 4);
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(banded, 3), -1);
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(stencil, 1024), 7);
+  // A row as long as the one above but with another diagonal at the same position still counts:
+  // row 50,002 (not in the sample) ends at column i + 7 instead of i + 1.
+  kspmv::HostCsr moved = band;
+  for (int64_t k = moved.row_offsets[50002]; k < moved.row_offsets[50003]; ++k) {
+    if (moved.col_indices[k] == 50003) moved.col_indices[k] = 50009;
+  }
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024), 5);
+  EXPECT_EQ(kspmv::impl::count_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024, 1), 5);
+  // Rows of very unequal length are walked row by row: arrow's full row has 46,500 diagonals.
+  const auto arrow = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
+  EXPECT_EQ(kspmv::impl::count_diagonals(arrow, 64, 1), -1);
 }
 
 TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
@@ -132,7 +142,6 @@ TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
   // gives up at what two entries a row can afford.
   kspmv::HostCsr two;
   two.num_rows = two.num_cols = 4096;
-  two.row_offsets.push_back(0);
   for (int64_t i = 0; i < two.num_rows; ++i) {
     two.col_indices.push_back(i);
     if (i + 1 + i % 63 < two.num_cols) two.col_indices.push_back(i + 1 + i % 63);
@@ -140,7 +149,7 @@ TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
   }
   two.values.assign(two.col_indices.size(), 1.0);
   const auto A = kspmv::to_device<double, int, int, Device>(two);
-  EXPECT_EQ(kspmv::impl::count_diagonals(A, 1024), 64);
+  EXPECT_EQ(kspmv::impl::count_all_diagonals(A, 1024), 64);
   EXPECT_EQ(kspmv::impl::analyse_structure(A, convert).diagonals, -1);
   EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7), convert).diagonals,
             kspmv::impl::is_gpu_space<TypeParam>() ? 7 : -1);
@@ -159,7 +168,6 @@ TYPED_TEST(PlanTest, FarFractionTellsRandomColumnsFromNearTheDiagonal) {
   kspmv::HostCsr copies;
   copies.num_rows = 20 * one.num_rows;
   copies.num_cols = 20 * one.num_cols;
-  copies.row_offsets.push_back(0);
   for (int64_t c = 0; c < 20; ++c) {
     for (int64_t i = 0; i < one.num_rows; ++i) {
       for (int64_t k = one.row_offsets[i]; k < one.row_offsets[i + 1]; ++k) {
