@@ -212,6 +212,33 @@ TYPED_TEST(MatrixMarketDevice, ReadCsrAndWriteFileRoundTrip) {
   std::remove(out.c_str());
 }
 
+TYPED_TEST(MatrixMarketDevice, InconsistentHostArraysAreRejected) {
+  using Device = DeviceOf<TypeParam>;
+  const auto rejects = [](const kspmv::HostCsr& h, const std::string& what) {
+    try {
+      (void)kspmv::to_device<double, int, int, Device>(h);
+      ADD_FAILURE() << what << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("row offsets"), std::string::npos) << e.what();
+    }
+  };
+  kspmv::HostCsr h;  // 2 x 2 with one entry a row
+  h.num_rows = h.num_cols = 2;
+  h.row_offsets = {0, 1, 2};
+  h.col_indices = {0, 1};
+  h.values = {1.0, 2.0};
+  EXPECT_NO_THROW((kspmv::to_device<double, int, int, Device>(h)));
+  kspmv::HostCsr extra_zero = h;  // a leading 0 pushed onto the default {0}
+  extra_zero.row_offsets = {0, 0, 1, 2};
+  rejects(extra_zero, "num_rows + 2 offsets");
+  kspmv::HostCsr short_last = h;
+  short_last.row_offsets = {0, 1, 1};
+  rejects(short_last, "a last offset below the indices");
+  kspmv::HostCsr no_values = h;
+  no_values.values.pop_back();
+  rejects(no_values, "fewer values than indices");
+}
+
 TYPED_TEST(MatrixMarketDevice, IndexTypeOverflowIsReported) {
   using Device = DeviceOf<TypeParam>;
   kspmv::HostCsr h;

@@ -64,10 +64,23 @@ void check_fits(int64_t value, const char* what) {
 }  // namespace impl
 
 /// Copies host CSR data into a CsrMatrix on Device, converting the types. Throws
-/// std::overflow_error if a size does not fit in Ordinal or Offset.
+/// std::invalid_argument if the arrays' sizes disagree (row_offsets must hold num_rows + 1
+/// entries, the last one the number of column indices, one value per index) and
+/// std::overflow_error if a size does not fit in Ordinal or Offset; the CsrMatrix then checks
+/// the offsets and indices themselves.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 CsrMatrix<Scalar, Ordinal, Offset, Device> to_device(const HostCsr& h) {
+  const size_t nnz = h.col_indices.size();
+  if (h.num_rows < 0 || h.num_cols < 0 || h.row_offsets.size() != size_t(h.num_rows) + 1 ||
+      h.row_offsets.back() != int64_t(nnz) || h.values.size() != nnz) {
+    throw std::invalid_argument(
+        "kspmv::to_device: HostCsr of " + std::to_string(h.num_rows) + " x " + std::to_string(h.num_cols) + " has " +
+        std::to_string(h.row_offsets.size()) + " row offsets (needs num_rows + 1), the last " +
+        (h.row_offsets.empty() ? std::string("missing") : std::to_string(h.row_offsets.back())) + ", " +
+        std::to_string(nnz) + " column indices and " + std::to_string(h.values.size()) +
+        " values (the last offset, the indices and the values must agree)");
+  }
   impl::check_fits<Ordinal>(h.num_rows, "num_rows");
   impl::check_fits<Ordinal>(h.num_cols, "num_cols");
   impl::check_fits<Offset>(static_cast<int64_t>(h.col_indices.size()), "nnz");
