@@ -115,7 +115,7 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   }
   EXPECT_EQ(kspmv::impl::count_all_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024), 5);
   EXPECT_EQ(kspmv::impl::count_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024, 1), 5);
-  // Rows of very unequal length are walked row by row: arrow's full row has 46,500 diagonals.
+  // More diagonals than the limit: arrow's full row has 46,500.
   const auto arrow = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
   EXPECT_EQ(kspmv::impl::count_diagonals(arrow, 64, 1), -1);
 }
