@@ -29,6 +29,20 @@ template <class ExecSpace, class Ordinal, class Offset>
          << "\n" << plan.report().to_string();
 }
 
+// A tridiagonal n x n matrix with extra entries (row, column) after each row's band.
+kspmv::HostCsr tridiagonal_with(int64_t n, const std::vector<std::pair<int64_t, int64_t>>& extra) {
+  kspmv::HostCsr band;
+  band.num_rows = band.num_cols = n;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = std::max<int64_t>(0, i - 1); j <= std::min<int64_t>(n - 1, i + 1); ++j) band.col_indices.push_back(j);
+    for (const auto& [row, col] : extra)
+      if (row == i) band.col_indices.push_back(col);
+    band.row_offsets.push_back(int64_t(band.col_indices.size()));
+  }
+  band.values.assign(band.col_indices.size(), 1.0);
+  return band;
+}
+
 TYPED_TEST(PlanTest, EveryRandomCaseWithAndWithoutTiming) {
   const uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -86,35 +100,20 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   std::mt19937_64 rng(test_seed());
   const auto scattered = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{400, 400, 30, 0.0, 0}, rng));
   EXPECT_EQ(kspmv::impl::count_diagonals(scattered, 64, 1), -1);  // the hash set overflows
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(scattered, 64), -1);
-  // All rows, sample first: a diagonal that only unsampled rows occupy is still counted. Rows
-  // 0..199,999 of a tridiagonal matrix sample every 3rd row; one entry at (1, 150000) adds one.
-  kspmv::HostCsr band;
-  band.num_rows = band.num_cols = 200000;
-  for (int64_t i = 0; i < band.num_rows; ++i) {
-    for (int64_t j = std::max<int64_t>(0, i - 1); j <= std::min<int64_t>(band.num_cols - 1, i + 1); ++j) {
-      band.col_indices.push_back(j);
-      band.values.push_back(1.0);
-      if (i == 1 && j == 2) {
-        band.col_indices.push_back(150000);
-        band.values.push_back(1.0);
-      }
-    }
-    band.row_offsets.push_back(int64_t(band.col_indices.size()));
-  }
-  const auto banded = kspmv::to_device<double, int, int, Device>(band);
-  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 3), 3);  // the sample misses row 1
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(banded, 1024), 4);
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(banded, 3), -1);
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(stencil, 1024), 7);
+  // Rows 0, 3, 6, ... of a tridiagonal matrix of 200,000 rows (the analysis's sample) miss the
+  // entry at (1, 150000); all rows meet it.
+  const auto banded = kspmv::to_device<double, int, int, Device>(tridiagonal_with(200000, {{1, 150000}}));
+  EXPECT_EQ(kspmv::impl::diagonal_sample_stride(200000), 3);
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 3), 3);
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 1), 4);
+  EXPECT_EQ(kspmv::impl::count_diagonals(banded, 3, 1), -1);
   // A row as long as the one above but with another diagonal at the same position still counts:
-  // row 50,002 (not in the sample) ends at column i + 7 instead of i + 1.
-  kspmv::HostCsr moved = band;
+  // row 50,002 ends at column i + 7 instead of i + 1.
+  kspmv::HostCsr moved = tridiagonal_with(200000, {});
   for (int64_t k = moved.row_offsets[50002]; k < moved.row_offsets[50003]; ++k) {
     if (moved.col_indices[k] == 50003) moved.col_indices[k] = 50009;
   }
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024), 5);
-  EXPECT_EQ(kspmv::impl::count_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024, 1), 5);
+  EXPECT_EQ(kspmv::impl::count_diagonals(kspmv::to_device<double, int, int, Device>(moved), 1024, 1), 4);
   // More diagonals than the limit: arrow's full row has 46,500.
   const auto arrow = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
   EXPECT_EQ(kspmv::impl::count_diagonals(arrow, 64, 1), -1);
@@ -149,10 +148,35 @@ TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
   }
   two.values.assign(two.col_indices.size(), 1.0);
   const auto A = kspmv::to_device<double, int, int, Device>(two);
-  EXPECT_EQ(kspmv::impl::count_all_diagonals(A, 1024), 64);
+  EXPECT_EQ(kspmv::impl::count_diagonals(A, 1024, 1), 64);
   EXPECT_EQ(kspmv::impl::analyse_structure(A, convert).diagonals, -1);
   EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7), convert).diagonals,
             kspmv::impl::is_gpu_space<TypeParam>() ? 7 : -1);
+}
+
+TYPED_TEST(PlanTest, DiaConversionConfirmsTheSampledDiagonals) {
+  // The analysis counts the diagonals of every third row of a 200,000-row tridiagonal matrix, and
+  // on GPUs predicts DIA best for it. Two entries in unsampled rows make five diagonals, more than
+  // three entries a row can afford (four): DIA's conversion refuses them, and the plan builds the
+  // next best instead, with the right result and the refusal in its report.
+  std::mt19937_64 rng(test_seed());
+  kspmv::PlanOptions options;
+  options.expected_uses = 100;  // prediction only
+  options.small_matrix_bytes = 0;
+  std::string clean, planted;
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(tridiagonal_with(200000, {}), options, 1.0, 0.0, true, rng, &clean)));
+  EXPECT_EQ(clean, kspmv::impl::is_gpu_space<TypeParam>() ? "dia" : clean);
+  const kspmv::HostCsr h = tridiagonal_with(200000, {{1, 1000}, {4, 3000}});
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.5, -1.0, false, rng, &planted)));
+  EXPECT_NE(planted, "dia");
+  using Device = DeviceOf<TypeParam>;
+  const kspmv::Plan<double, int, int, Device> plan(kspmv::to_device<double, int, int, Device>(h), options);
+  for (const kspmv::PlanCandidate& c : plan.report().candidates) {
+    if (c.name == "dia" && kspmv::impl::is_gpu_space<TypeParam>()) {
+      EXPECT_FALSE(c.feasible);
+      EXPECT_NE(c.note.find("5 occupied diagonals exceed max_diagonals 4"), std::string::npos) << c.note;
+    }
+  }
 }
 
 TYPED_TEST(PlanTest, FarFractionTellsRandomColumnsFromNearTheDiagonal) {

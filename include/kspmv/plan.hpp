@@ -3,7 +3,8 @@
 /// kspmv::Plan: chooses, once, the format and kernel that minimise
 ///   setup + expected_uses x time per SpMV
 /// for a CSR matrix, and applies it. The analysis runs on the device (row lengths, padding of
-/// each format, diagonal count, how far from the diagonal a sample of rows gathers x: raw
+/// each format, the diagonals of a sample of rows, which DIA's conversion confirms if DIA is
+/// chosen, and how far from the diagonal a sample of rows gathers x: raw
 /// balanced CSR then runs blocks of 512 threads where x misses the caches) and predicts each
 /// candidate's setup and per-call time from the bytes it moves and the device bandwidth measured
 /// once per process; when the hint of uses is large, the best predicted candidates are also
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -157,11 +159,20 @@ class Plan {
       m_report.analysis_time = since(t0);
       return;
     }
-    const impl::PlanStructure structure = impl::analyse_structure(m_csr, options.convert);
+    impl::PlanStructure structure = impl::analyse_structure(m_csr, options.convert);
     m_report.bandwidth = impl::device_bandwidth<execution_space>();  // measured by the first plan only
     m_report.analysis_time = since(t0);
-    m_report.candidates = impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
-        structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
+    auto predict = [&] {
+      return impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
+          structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
+    };
+    m_report.candidates = predict();
+    // The diagonals were counted on a sample of rows; DIA's conversion counts them all, and
+    // refuses more than DIA can afford before it allocates the values.
+    ConvertOptions convert = options.convert;
+    convert.max_diagonals = std::min(convert.max_diagonals, structure.dia_affordable);
+    PlanCandidate* dia = find(m_report.candidates, "dia");
+    if (dia != nullptr && dia->feasible) dia->note = sample_note(structure);
     if constexpr (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
       const double x_bytes = double(m_csr.num_cols()) * sizeof(Scalar), l2 = double(impl::raw::l2_cache_bytes());
       const int threads = impl::raw_balanced_block_threads(structure.far_fraction, x_bytes, l2);
@@ -187,7 +198,7 @@ class Plan {
       const int count = std::min<int>(options.timed_candidates, int(order.size()));
       std::vector<std::pair<PlanCandidate*, std::pair<Matrix, SpmvOptions>>> timed;
       for (int i = 0; i < count; ++i) {
-        auto built = time_candidate(*order[size_t(i)], options.convert);
+        auto built = time_candidate(*order[size_t(i)], convert);
         if (order[size_t(i)]->feasible) timed.emplace_back(order[size_t(i)], std::move(built));
       }
       m_report.timing_time = since(t0);
@@ -201,10 +212,48 @@ class Plan {
         return;
       }
     }
-    auto built = build(order.front()->name, options.convert);
-    m_matrix = std::move(built.first);
-    m_options = built.second;
+    // The best prediction is built; a DIA conversion that finds more diagonals than the sample
+    // showed is refused (beyond what DIA can afford) or re-predicted with the true count, and the
+    // next best is built if DIA no longer leads. csr_scalar needs no conversion: the loop ends.
+    for (;;) {
+      PlanCandidate& best = *order.front();
+      std::pair<Matrix, SpmvOptions> built;
+      try {
+        built = build(best.name, convert);
+      } catch (const std::invalid_argument& e) {
+        best.feasible = false;
+        best.note = std::string("the conversion refused: ") + e.what();
+        order.erase(order.begin());
+        continue;
+      }
+      if (const auto* D = std::get_if<DiaMatrix<Scalar, Ordinal, Offset, Device>>(&built.first)) {
+        if (D->num_diagonals() > structure.diagonals) {
+          structure.diagonals = D->num_diagonals();
+          std::vector<PlanCandidate> recounted = predict();
+          const PlanCandidate& counted = *find(recounted, "dia");
+          best.bytes_per_call = counted.bytes_per_call;
+          best.predicted_setup = counted.predicted_setup;
+          best.predicted_apply = counted.predicted_apply;
+          best.note = std::to_string(structure.diagonals) + " diagonals in all rows, " + sample_note(structure);
+          std::sort(order.begin(), order.end(), by_total);
+          if (order.front() != &best) continue;
+        }
+      }
+      m_matrix = std::move(built.first);
+      m_options = built.second;
+      break;
+    }
     explain(order, uses);
+  }
+
+  static PlanCandidate* find(std::vector<PlanCandidate>& candidates, const std::string& name) {
+    for (PlanCandidate& c : candidates)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+  static std::string sample_note(const impl::PlanStructure& p) {
+    return std::to_string(p.diagonals) + " diagonals in a sample of " + std::to_string(p.diagonal_sample_rows) +
+           " rows (the conversion counts all rows, up to " + std::to_string(p.dia_affordable) + ")";
   }
 
   // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
@@ -288,7 +337,7 @@ class Plan {
       return built;
     } catch (const std::invalid_argument& e) {
       c.feasible = false;
-      c.note = e.what();
+      c.note = std::string("the conversion refused: ") + e.what();
       return {Matrix(m_csr), SpmvOptions()};
     }
   }

@@ -46,7 +46,12 @@ struct PlanStructure {
   int64_t ell_slots = 0;          // ELLPACK: longest row x rows
   int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
   int64_t hyb_width = 0, hyb_coo_entries = 0;
-  int64_t diagonals = -1;  // occupied diagonals; -1: more than DIA can afford (dia_affordable_diagonals), or not counted
+  // Occupied diagonals of the sampled rows (diagonal_sample_stride): a lower bound that DIA's
+  // conversion, which marks every entry anyway, confirms. -1: more than DIA can afford, or not
+  // counted. (Counting every row here cost 1-6 SpMVs on the H200, a thread walking each row.)
+  int64_t diagonals = -1;
+  int64_t diagonal_sample_rows = 0;
+  int64_t dia_affordable = 0;  // dia_affordable_diagonals: DIA with more diagonals cannot win
   double far_fraction = 0;  // sampled rows: mean share of entries with |col - row*cols/rows| > cols/8
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
 };
@@ -169,24 +174,9 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t
   return failed || size > limit ? -1 : size;
 }
 
-/// Occupied diagonals of all rows, or -1 if more than limit: a sample of rows first (random
-/// columns overflow it at once and skip the full pass), then every row into the same set.
-/// (A thread per slot of an ELLPACK layout, reading the entries in order, made the full pass
-/// slower on the H200, not faster: 1.1 ms against 0.4 ms on 7-point Poisson 300^3.)
-template <class S, class O, class Off, class D>
-int64_t count_all_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit) {
-  const int64_t stride = std::max<int64_t>(1, A.num_rows() / 65536);
-  const DiagonalSet<D> diagonals(limit);
-  insert_diagonals(A, diagonals, stride);
-  auto [size, failed] = diagonals.size_and_failed();
-  if (failed || size > limit) return -1;
-  if (stride > 1) {
-    insert_diagonals(A, diagonals, 1);
-    std::tie(size, failed) = diagonals.size_and_failed();
-    if (failed || size > limit) return -1;
-  }
-  return size;
-}
+/// Rows between the rows whose diagonals the analysis counts: about 65536 rows in all, enough
+/// to meet every diagonal of a stencil or a band, few enough to cost microseconds.
+inline int64_t diagonal_sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 65536); }
 
 /// Mean over the rows 0, stride, 2 x stride, ... of the share of their entries whose column is
 /// more than an eighth of the columns away from the row's diagonal position (row x cols/rows):
@@ -223,8 +213,8 @@ double far_fraction(const CsrMatrix<S, O, Off, D>& A, int64_t stride) {
 /// The most diagonals with which DIA could still win, 0 if none: at most max_diagonals, within
 /// the fill limit, and few enough that the diagonals' slots stream faster than the nonzeros
 /// alone would at the best rate of any other kernel (every other candidate moves at least those
-/// bytes, and the same x and y). Counting stops at this limit: a sample of rows that already
-/// exceeds it skips the full pass (poly_chain x1000: 73 diagonals for 16 entries a row).
+/// bytes, and the same x and y). Counting stops at this limit (poly_chain x1000: 73 diagonals for
+/// 16 entries a row), and the Plan converts to DIA with it as max_diagonals.
 template <class S, class O, class Convert>
 int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t nnz, const Convert& convert) {
   if (rows == 0) return 0;
@@ -271,8 +261,12 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   // A row of L entries occupies L diagonals: count them only when the longest row leaves DIA a
   // chance (never on host backends, where DIA's column-major walk is slow), and no further
   // than DIA can afford.
-  const int64_t affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
-  if (p.longest_row <= affordable) p.diagonals = count_all_diagonals(A, affordable);
+  p.dia_affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
+  if (p.longest_row <= p.dia_affordable) {
+    const int64_t stride = diagonal_sample_stride(m);
+    p.diagonals = count_diagonals(A, p.dia_affordable, stride);
+    p.diagonal_sample_rows = (m + stride - 1) / stride;
+  }
   if (raw_available<execution_space, S, O, Off>()) p.far_fraction = far_fraction(A, std::max<int64_t>(1, m / 65536));
   return p;
 }
