@@ -87,5 +87,26 @@ TYPED_TEST(LaunchShape, VectorShapeFollowsHeuristicAndOverrides) {
   EXPECT_EQ(f.rows_per_team(), 16);
 }
 
+TYPED_TEST(LaunchShape, DiaFillStagesRowsThatFitIn44KB) {
+  using kspmv::impl::dia_fill_shape;
+  if (!kspmv::impl::is_gpu_space<TypeParam>()) {
+    const auto host = dia_fill_shape<TypeParam>(7.0, 12);
+    EXPECT_EQ(host.team_size, 1);
+    EXPECT_EQ(host.staged_entries, 0);
+    return;
+  }
+  // fp64 values, int columns: 12 bytes an entry; the average row rounded up plus 1 entry a row.
+  const auto seven = dia_fill_shape<TypeParam>(6.9, 12);  // 7-point Poisson: 8 a row
+  EXPECT_EQ(seven.rows_per_team, 256);
+  EXPECT_EQ(seven.team_size, 256);
+  EXPECT_EQ(seven.staged_entries, 256 * 8);
+  const auto twenty_seven = dia_fill_shape<TypeParam>(26.7, 12);  // 28 a row: 43,008 bytes
+  EXPECT_EQ(twenty_seven.rows_per_team, 128);
+  EXPECT_EQ(twenty_seven.staged_entries, 128 * 28);
+  const auto long_rows = dia_fill_shape<TypeParam>(1000.0, 12);  // 32 rows; at most 44 KB staged
+  EXPECT_EQ(long_rows.rows_per_team, 32);
+  EXPECT_EQ(long_rows.staged_entries, 44 * 1024 / 12);
+}
+
 }  // namespace
 }  // namespace kspmv_test

@@ -112,21 +112,6 @@ Kokkos::View<int64_t*, typename LengthView::device_type> length_histogram(const 
   return histogram;
 }
 
-// Marks occupied(col - row + num_rows - 1) for every entry. The flag is read before the atomic:
-// a stencil has a handful of diagonals, and an atomic per entry on them would serialise.
-template <class ExecSpace, class Csr, class FlagView>
-void mark_diagonals(const Csr& A, const FlagView& occupied) {
-  const int64_t m = A.num_rows();
-  Kokkos::parallel_for(
-      "kspmv::convert[diagonals]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, m),
-      KOKKOS_LAMBDA(const int64_t i) {
-        for (auto k = A.row_offsets(i); k < A.row_offsets(i + 1); ++k) {
-          int* flag = &occupied(A.col_indices(k) - i + m - 1);
-          if (*static_cast<volatile int*>(flag) == 0) Kokkos::atomic_fetch_or(flag, 1);
-        }
-      });
-}
-
 [[noreturn]] inline void refuse(const char* format, const std::string& why) {
   throw std::invalid_argument(std::string("kspmv::convert<") + format + ">: " + why);
 }

@@ -10,6 +10,7 @@
 
 #include "../csr.hpp"
 #include "convert_common.hpp"
+#include "convert_dia.hpp"
 #include "launch.hpp"
 
 #include <algorithm>
@@ -79,88 +80,6 @@ ModelConstants model_constants() {
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62};
-}
-
-// A set of diagonals on the device: open addressing with linear probing in one allocation,
-// whose last two slots hold the number of keys and whether an insert found the table full.
-// Kokkos::UnorderedMap, used before, cost 120-190 us to construct on the H200 (several
-// initialised allocations): a tenth of the analysis of a stencil.
-template <class D>
-class DiagonalSet {
- public:
-  explicit DiagonalSet(int64_t limit) {
-    capacity_ = 64;
-    shift_ = 58;
-    while (capacity_ < 2 * limit + 64) {
-      capacity_ *= 2;
-      --shift_;
-    }
-    slots_ = Kokkos::View<int64_t*, D>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::plan::diagonals"),
-                                       capacity_ + 2);
-    Kokkos::deep_copy(slots_, kEmpty);
-    Kokkos::deep_copy(Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)), int64_t(0));
-  }
-  /// Adds d (any value but INT64_MIN, the empty slot); false if the table is full.
-  KOKKOS_INLINE_FUNCTION bool insert(int64_t d) const {
-    const int64_t empty = kEmpty;
-    // Fibonacci hashing: the top log2(capacity) bits of d x 2^64/phi pick the first slot.
-    int64_t slot = int64_t((uint64_t(d) * 0x9e3779b97f4a7c15ull) >> shift_);
-    for (int64_t probe = 0; probe < capacity_; ++probe, slot = (slot + 1) & (capacity_ - 1)) {
-      int64_t key = slots_(slot);
-      if (key == empty) key = Kokkos::atomic_compare_exchange(&slots_(slot), empty, d);
-      if (key == empty) {
-        Kokkos::atomic_add(&slots_(capacity_), int64_t(1));
-        return true;
-      }
-      if (key == d) return true;
-    }
-    slots_(capacity_ + 1) = 1;
-    return false;
-  }
-  /// Keys held and whether an insert failed, in one copy to the host (it waits for the device).
-  std::pair<int64_t, bool> size_and_failed() const {
-    int64_t tail[2];
-    Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tail, 2),
-                      Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)));
-    return {tail[0], tail[1] != 0};
-  }
-
- private:
-  static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
-  Kokkos::View<int64_t*, D> slots_;
-  int64_t capacity_ = 0;  // a power of two
-  int shift_ = 0;         // 64 - log2(capacity_)
-};
-
-// Adds the diagonals (col - row) of rows 0, stride, 2 x stride, ... to a device hash set. With
-// stride 1, an entry whose diagonal the previous row also occupies skips the hash set (that row
-// added it, or its own predecessor did): a stencil's rows then cost a merge with the row above
-// instead of a hash probe per entry. Measured on the H200, the whole analysis went from 3.8 to
-// 2.5 ms on banded and 2.5 to 1.8-2.2 ms on 27-point Poisson, but only 2.36 to 2.27 ms on 7-point
-// Poisson 300^3: a thread walking its own row (and the one above) reads uncoalesced, and that
-// read, not the probes, is most of the pass there (0.59 of its 0.67 ms). Lanes reading a row
-// together (Kokkos teams of 8 or 4 lanes a row) were 1.5-3.4x slower on the stencils.
-template <class S, class O, class Off, class D>
-void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& diagonals, int64_t stride) {
-  using execution_space = typename D::execution_space;
-  const auto offsets = A.row_offsets;
-  const auto cols = A.col_indices;
-  Kokkos::parallel_for(
-      "kspmv::plan[diagonals]",
-      Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>(0, (A.num_rows() + stride - 1) / stride),
-      KOKKOS_LAMBDA(const int64_t s) {
-        const int64_t i = s * stride;
-        // The previous row's entries, walked in step: columns ascend within a row, so do their
-        // diagonals; unsorted columns only make the walk miss, which costs a probe, not a key.
-        auto above = stride == 1 && i > 0 ? offsets(i - 1) : offsets(i);
-        const auto above_end = offsets(i);
-        for (auto k = offsets(i); k < offsets(i + 1); ++k) {
-          const int64_t d = int64_t(cols(k)) - i;
-          while (above < above_end && int64_t(cols(above)) - (i - 1) < d) ++above;
-          if (above < above_end && int64_t(cols(above)) - (i - 1) == d) continue;
-          if (!diagonals.insert(d)) return;
-        }
-      });
 }
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
