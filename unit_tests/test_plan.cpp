@@ -79,6 +79,8 @@ TYPED_TEST(PlanTest, ReportExplainsTheChoice) {
   EXPECT_FALSE(r.chosen.empty());
   EXPECT_NE(r.reason.find("5000 x SpMV"), std::string::npos) << r.reason;
   EXPECT_GT(r.bandwidth, 0.0);
+  EXPECT_GT(r.analysis_time, 0.0);
+  EXPECT_GT(r.timing_time, 0.0);
   bool found = false, any_timed = false;
   for (const kspmv::PlanCandidate& c : r.candidates) {
     found |= c.name == r.chosen;
