@@ -67,6 +67,26 @@ TYPED_TEST(CsrBalanced, PartitionSharesTheCsr) {
   const auto first = to_std_vector(A.block_first_row);
   EXPECT_NE(std::adjacent_find(first.begin(), first.end()), first.end());
   EXPECT_LT(A.bytes(), csr.nnz() * sizeof(double) / 50);
+  // A partition given by the caller (a copy of this one) gets its own zeroed workspace, and a
+  // copy of the matrix shares the storage the original's Views point into.
+  Kokkos::View<int*, Device> rows("rows", A.block_first_row.extent(0));
+  Kokkos::deep_copy(rows, A.block_first_row);
+  const kspmv::BalancedCsrMatrix<double, int, int, Device> given(csr, A.entries_per_block(), A.lanes(), rows);
+  EXPECT_EQ(given.block_first_row.data(), rows.data());
+  EXPECT_NE(given.partial_sums.data(), A.partial_sums.data());
+  EXPECT_EQ(to_std_vector(given.arrivals), std::vector<int>(size_t(A.num_blocks()), 0));
+  EXPECT_EQ(to_std_vector(A.arrivals), std::vector<int>(size_t(A.num_blocks()), 0));
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = kspmv::read_matrix_market(data_dir() + "/arrow.mtx");
+  const auto x_host = random_vector(h.num_cols, rng);
+  const auto y0 = random_vector(h.num_rows, rng);
+  auto x = to_device_vector<double, Device>(x_host, "x");
+  for (const auto* M : {&A, &given}) {
+    const auto copy = *M;
+    auto y = to_device_vector<double, Device>(y0, "y");
+    kspmv::spmv(1.5, copy, x, 0.5, y);
+    EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(1.5, h, x_host, 0.5, y0)));
+  }
 }
 
 }  // namespace

@@ -34,17 +34,20 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
   Kokkos::View<int*, Device> arrivals;
 
   BalancedCsrMatrix() : base() { this->m_name = "BalancedCsrMatrix"; }
+  /// A partition given by the caller (block_first_row: num_blocks + 1 rows); the workspace is
+  /// allocated and zeroed here.
   BalancedCsrMatrix(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, int64_t entries_per_block, int lanes,
                     const index_view& first_rows)
-      : base("BalancedCsrMatrix", A.num_rows(), A.num_cols(), A.nnz()), csr(A), block_first_row(first_rows),
-        partial_sums(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::partial_sums"),
-                     2 * block_count(A.nnz(), entries_per_block)),
-        arrivals("kspmv::csr_balanced::arrivals", block_count(A.nnz(), entries_per_block)),
-        m_entries_per_block(entries_per_block),
-        m_lanes(lanes) {
-    if (entries_per_block < 1) this->fail("entries_per_block must be positive");
+      : BalancedCsrMatrix(A, entries_per_block, lanes, false) {
+    block_first_row = first_rows;
     this->expect_extent(block_first_row, size_t(num_blocks()) + 1, "block_first_row");
+    Kokkos::deep_copy(arrivals, 0);
   }
+  /// Storage for a partition that the caller fills next: block_first_row and the workspace in
+  /// one allocation (a few allocations cost more than the SpMV of a cache-resident matrix), left
+  /// uninitialised: block_first_row must be written and arrivals zeroed before any spmv.
+  BalancedCsrMatrix(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, int64_t entries_per_block, int lanes)
+      : BalancedCsrMatrix(A, entries_per_block, lanes, true) {}
 
   int64_t entries_per_block() const { return m_entries_per_block; }
   /// Vector lanes that reduce one row inside a block.
@@ -71,6 +74,27 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
     const int64_t e = std::max<int64_t>(entries_per_block, 1);
     return size_t((nnz + e - 1) / e);
   }
+  // One allocation holds the partial sums, the arrivals and (with_first_rows) block_first_row; the
+  // three Views above point into it.
+  BalancedCsrMatrix(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, int64_t entries_per_block, int lanes,
+                    bool with_first_rows)
+      : base("BalancedCsrMatrix", A.num_rows(), A.num_cols(), A.nnz()), csr(A),
+        m_entries_per_block(entries_per_block),
+        m_lanes(lanes) {
+    if (entries_per_block < 1) this->fail("entries_per_block must be positive");
+    const size_t blocks = block_count(A.nnz(), entries_per_block);
+    auto aligned = [](size_t bytes) { return (bytes + 15) / 16 * 16; };
+    const size_t sums_bytes = aligned(2 * blocks * sizeof(Scalar)), arrivals_bytes = aligned(blocks * sizeof(int));
+    const size_t rows_bytes = with_first_rows ? (blocks + 1) * sizeof(Ordinal) : 0;
+    m_storage = Kokkos::View<char*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::storage"),
+                                            sums_bytes + arrivals_bytes + rows_bytes);
+    char* p = m_storage.data();
+    partial_sums = Kokkos::View<Scalar*, Device>(reinterpret_cast<Scalar*>(p), 2 * blocks);
+    arrivals = Kokkos::View<int*, Device>(reinterpret_cast<int*>(p + sums_bytes), blocks);
+    if (with_first_rows) block_first_row = index_view(reinterpret_cast<Ordinal*>(p + sums_bytes + arrivals_bytes), blocks + 1);
+  }
+
+  Kokkos::View<char*, Device> m_storage;  // owns the memory the Views above point into
   int64_t m_entries_per_block = 1;
   int m_lanes = 1;
 };

@@ -194,7 +194,9 @@ void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha
 }
 
 /// The analysis: block_first_row[b] = first row starting at or after entry b*entries_per_block
-/// (one binary search per block), num_rows for the end. Nothing comes back to the host.
+/// (one binary search per block), num_rows for the end; the same kernel zeroes the arrival
+/// counters. One allocation, one kernel, nothing back to the host: on a cache-resident matrix
+/// the partition costs a few SpMVs.
 template <class S, class O, class Off, class D>
 BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
   using execution_space = typename D::execution_space;
@@ -205,8 +207,9 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
   const int64_t block = shape.entries_per_block, m = A.num_rows(), nnz = A.nnz();
   const int64_t blocks = (nnz + block - 1) / block;
   if (blocks > int64_t(std::numeric_limits<int>::max())) refuse("BalancedCsrMatrix", "too many blocks for one launch");
-  Kokkos::View<O*, D> first_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::block_first_row"),
-                                blocks + 1);
+  BalancedCsrMatrix<S, O, Off, D> balanced(A, block, shape.lanes);
+  const auto first_row = balanced.block_first_row;
+  const auto arrivals = balanced.arrivals;
   const auto offsets = A.row_offsets;
   Kokkos::parallel_for(
       "kspmv::convert[csr_balanced_rows]", Policy(0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
@@ -214,6 +217,7 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
           first_row(b) = O(m);
           return;
         }
+        arrivals(b) = 0;
         int64_t lo = 0, hi = m;  // first row r with offsets(r) >= b*block
         while (lo < hi) {
           const int64_t mid = (lo + hi) / 2;
@@ -221,7 +225,7 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
         }
         first_row(b) = O(lo);
       });
-  return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes, first_row);
+  return balanced;
 }
 
 }  // namespace impl
