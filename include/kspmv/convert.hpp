@@ -1,8 +1,9 @@
 #pragma once
 /// \file convert.hpp
-/// Conversions between CSR and every other format, run on the device of the matrix (only sizes
-/// and, for HYB, the row-length histogram come back to the host). Each result reports its
-/// stored slots, fill ratio and bytes, so the caller can decide whether a format pays off.
+/// Conversions between CSR and every other format, run on the device of the matrix (only sizes,
+/// HYB's row-length histogram and DIA's occupied diagonals come back to the host). Each result
+/// reports its stored slots, fill ratio and bytes, so the caller can decide whether a format
+/// pays off.
 
 #include "blocked_ell.hpp"
 #include "coo.hpp"
@@ -22,7 +23,8 @@
 namespace kspmv {
 
 /// Options of kspmv::convert. Conversions that would exceed a limit throw std::invalid_argument
-/// saying which limit and by how much, before allocating the result.
+/// saying which limit (and by how much, except DIA's diagonal count, which stops at the limit),
+/// before allocating the result.
 struct ConvertOptions {
   /// Blocked ELLPACK: rows per slice; 0 = the backend's warp/wavefront width on GPUs, 8 on hosts.
   int slice_height = 0;
