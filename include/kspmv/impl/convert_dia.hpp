@@ -95,13 +95,13 @@ class DiagonalSet {
 // its rows' columns in scratch, as fill_dia does, 0.9 against 0.5 ms there and 1.5 against 0.7 ms
 // on an 11-diagonal band of 32 million rows (two runs; 1.1 ms either way on 27-point Poisson).
 template <class S, class O, class Off, class D>
-void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& diagonals, int64_t stride) {
+void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& diagonals, int64_t stride,
+                      const char* label = "kspmv::convert[diagonals]") {
   using execution_space = typename D::execution_space;
   const auto offsets = A.row_offsets;
   const auto cols = A.col_indices;
   Kokkos::parallel_for(
-      "kspmv::convert[diagonals]",
-      Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>(0, (A.num_rows() + stride - 1) / stride),
+      label, Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>(0, (A.num_rows() + stride - 1) / stride),
       KOKKOS_LAMBDA(const int64_t s) {
         const int64_t i = s * stride;
         // The previous row's entries, walked in step: columns ascend within a row, so do their

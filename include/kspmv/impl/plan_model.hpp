@@ -88,7 +88,7 @@ ModelConstants model_constants() {
 template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t stride) {
   const DiagonalSet<D> diagonals(limit);
-  insert_diagonals(A, diagonals, stride);
+  insert_diagonals(A, diagonals, stride, "kspmv::plan[diagonals]");
   const auto [size, failed] = diagonals.size_and_failed();
   return failed || size > limit ? -1 : size;
 }
