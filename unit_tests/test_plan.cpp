@@ -105,7 +105,7 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   // Rows 0, 3, 6, ... of a tridiagonal matrix of 200,000 rows (the analysis's sample) miss the
   // entry at (1, 150000); all rows meet it.
   const auto banded = kspmv::to_device<double, int, int, Device>(tridiagonal_with(200000, {{1, 150000}}));
-  EXPECT_EQ(kspmv::impl::diagonal_sample_stride(200000), 3);
+  EXPECT_EQ(kspmv::impl::sample_stride(200000), 3);
   EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 3), 3);
   EXPECT_EQ(kspmv::impl::count_diagonals(banded, 1024, 1), 4);
   EXPECT_EQ(kspmv::impl::count_diagonals(banded, 3, 1), -1);

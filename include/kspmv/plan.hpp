@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -199,7 +200,7 @@ class Plan {
       std::vector<std::pair<PlanCandidate*, std::pair<Matrix, SpmvOptions>>> timed;
       for (int i = 0; i < count; ++i) {
         auto built = time_candidate(*order[size_t(i)], convert);
-        if (order[size_t(i)]->feasible) timed.emplace_back(order[size_t(i)], std::move(built));
+        if (built) timed.emplace_back(order[size_t(i)], std::move(*built));
       }
       m_report.timing_time = since(t0);
       if (!timed.empty()) {
@@ -217,16 +218,12 @@ class Plan {
     // next best is built if DIA no longer leads. csr_scalar needs no conversion: the loop ends.
     for (;;) {
       PlanCandidate& best = *order.front();
-      std::pair<Matrix, SpmvOptions> built;
-      try {
-        built = build(best.name, convert);
-      } catch (const std::invalid_argument& e) {
-        best.feasible = false;
-        best.note = std::string("the conversion refused: ") + e.what();
+      std::optional<std::pair<Matrix, SpmvOptions>> built = try_build(best, convert);
+      if (!built) {
         order.erase(order.begin());
         continue;
       }
-      if (const auto* D = std::get_if<DiaMatrix<Scalar, Ordinal, Offset, Device>>(&built.first)) {
+      if (const auto* D = std::get_if<DiaMatrix<Scalar, Ordinal, Offset, Device>>(&built->first)) {
         if (D->num_diagonals() > structure.diagonals) {
           structure.diagonals = D->num_diagonals();
           std::vector<PlanCandidate> recounted = predict();
@@ -239,11 +236,23 @@ class Plan {
           if (order.front() != &best) continue;
         }
       }
-      m_matrix = std::move(built.first);
-      m_options = built.second;
+      m_matrix = std::move(built->first);
+      m_options = built->second;
       break;
     }
     explain(order, uses);
+  }
+
+  // The candidate's storage, or nothing if its conversion refused (the candidate is then marked
+  // infeasible, with the refusal as its note).
+  std::optional<std::pair<Matrix, SpmvOptions>> try_build(PlanCandidate& c, const ConvertOptions& convert) const {
+    try {
+      return build(c.name, convert);
+    } catch (const std::invalid_argument& e) {
+      c.feasible = false;
+      c.note = std::string("the conversion refused: ") + e.what();
+      return std::nullopt;
+    }
   }
 
   static PlanCandidate* find(std::vector<PlanCandidate>& candidates, const std::string& name) {
@@ -315,32 +324,27 @@ class Plan {
   }
 
   // Converts the candidate and times 3 SpMVs after a warm-up (median), fenced; returns the
-  // converted storage so the winner is not converted twice.
-  std::pair<Matrix, SpmvOptions> time_candidate(PlanCandidate& c, const ConvertOptions& convert) const {
+  // converted storage so the winner is not converted twice (nothing if the conversion refused).
+  std::optional<std::pair<Matrix, SpmvOptions>> time_candidate(PlanCandidate& c, const ConvertOptions& convert) const {
     Kokkos::View<Scalar*, Device> x("kspmv::plan::x", m_csr.num_cols()), y("kspmv::plan::y", m_csr.num_rows());
     Kokkos::deep_copy(x, Scalar(1));
     execution_space space;
     space.fence();
     auto t0 = Clock::now();
-    try {
-      auto built = build(c.name, convert);
+    auto built = try_build(c, convert);
+    if (!built) return built;
+    space.fence();
+    c.measured_setup = since(t0);
+    std::vector<double> samples;
+    for (int r = 0; r < 4; ++r) {
+      t0 = Clock::now();
+      std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), M, x, Scalar(0), y, built->second); }, built->first);
       space.fence();
-      c.measured_setup = since(t0);
-      std::vector<double> samples;
-      for (int r = 0; r < 4; ++r) {
-        t0 = Clock::now();
-        std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), M, x, Scalar(0), y, built.second); }, built.first);
-        space.fence();
-        if (r > 0) samples.push_back(since(t0));  // the first call warms up
-      }
-      std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-      c.measured_apply = samples[samples.size() / 2];
-      return built;
-    } catch (const std::invalid_argument& e) {
-      c.feasible = false;
-      c.note = std::string("the conversion refused: ") + e.what();
-      return {Matrix(m_csr), SpmvOptions()};
+      if (r > 0) samples.push_back(since(t0));  // the first call warms up
     }
+    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+    c.measured_apply = samples[samples.size() / 2];
+    return built;
   }
 };
 

@@ -47,7 +47,7 @@ struct PlanStructure {
   int64_t ell_slots = 0;          // ELLPACK: longest row x rows
   int64_t blocked_ell_slots = 0;  // blocked ELLPACK with the default slice height
   int64_t hyb_width = 0, hyb_coo_entries = 0;
-  // Occupied diagonals of the sampled rows (diagonal_sample_stride): a lower bound that DIA's
+  // Occupied diagonals of the sampled rows (sample_stride): a lower bound that DIA's
   // conversion, which marks every entry anyway, confirms. -1: more than DIA can afford, or not
   // counted. (Counting every row here cost 1-6 SpMVs on the H200, a thread walking each row.)
   int64_t diagonals = -1;
@@ -93,9 +93,10 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t
   return failed || size > limit ? -1 : size;
 }
 
-/// Rows between the rows whose diagonals the analysis counts: about 65536 rows in all, enough
-/// to meet every diagonal of a stencil or a band, few enough to cost microseconds.
-inline int64_t diagonal_sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 65536); }
+/// Rows between the rows the analysis samples (their diagonals, how far they gather x): about
+/// 65536 rows in all, enough to meet every diagonal of a stencil or a band, few enough to cost
+/// microseconds.
+inline int64_t sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 65536); }
 
 /// Mean over the rows 0, stride, 2 x stride, ... of the share of their entries whose column is
 /// more than an eighth of the columns away from the row's diagonal position (row x cols/rows):
@@ -182,11 +183,11 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   // than DIA can afford.
   p.dia_affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
   if (p.longest_row <= p.dia_affordable) {
-    const int64_t stride = diagonal_sample_stride(m);
+    const int64_t stride = sample_stride(m);
     p.diagonals = count_diagonals(A, p.dia_affordable, stride);
     p.diagonal_sample_rows = (m + stride - 1) / stride;
   }
-  if (raw_available<execution_space, S, O, Off>()) p.far_fraction = far_fraction(A, std::max<int64_t>(1, m / 65536));
+  if (raw_available<execution_space, S, O, Off>()) p.far_fraction = far_fraction(A, sample_stride(m));
   return p;
 }
 
