@@ -14,3 +14,4 @@
 #include "io.hpp"
 #include "plan.hpp"
 #include "spmv.hpp"
+#include "spmv_options.hpp"

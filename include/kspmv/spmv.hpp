@@ -22,6 +22,7 @@
 #include "impl/launch.hpp"
 #include "impl/raw.hpp"
 #include "impl/scale.hpp"
+#include "spmv_options.hpp"
 
 #include <sstream>
 #include <stdexcept>

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "../spmv_options.hpp"
 #include "raw.hpp"
 
 #include <cmath>
@@ -12,43 +13,6 @@
 #include <vector>
 
 namespace kspmv {
-
-/// Kernel choices for CSR. `automatic` picks by the average row length (see
-/// impl::choose_csr_algorithm).
-enum class Algorithm {
-  automatic,
-  csr_scalar,         ///< CSR: one thread per row
-  csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
-  coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
-  coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
-  raw,                ///< CSR, load-balanced CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
-  csr_balanced,       ///< CSR: nonzeros split evenly over teams (analysis on every call; see Plan); on a
-                      ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs)
-};
-
-/// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
-inline const char* to_string(Algorithm a) {
-  switch (a) {
-    case Algorithm::automatic: return "automatic";
-    case Algorithm::csr_scalar: return "csr_scalar";
-    case Algorithm::csr_vector: return "csr_vector";
-    case Algorithm::coo_atomic: return "coo_atomic";
-    case Algorithm::coo_deterministic: return "coo_deterministic";
-    case Algorithm::raw: return "raw";
-    case Algorithm::csr_balanced: return "csr_balanced";
-  }
-  return "unknown";
-}
-
-/// Options of kspmv::spmv. Zero means "let kspmv choose" for every tunable.
-struct SpmvOptions {
-  Algorithm algorithm = Algorithm::automatic;
-  int team_size = 0;      ///< csr_vector: threads (rows in flight) per team; raw balanced CSR: threads
-                          ///< per block, 256 (automatic) or 512 (for gathers of x that miss the caches)
-  int lanes_per_row = 0;  ///< csr_vector and raw CSR: vector lanes reducing one row; a power of two <= warp width
-  int rows_per_thread = 0;  ///< csr_vector: consecutive rows one team thread handles
-};
-
 namespace impl {
 
 /// The SIMD width kernels may group lanes over: a CUDA warp (32), a HIP wavefront (64), or 1 on
