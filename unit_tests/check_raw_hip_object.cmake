@@ -1,8 +1,9 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
-# G = 1..64 (float and double, 32- and 64-bit indices), blocked_ell_kernel<6> (log2 of 64), and
-# csr_balanced_kernel<64, BlockSize, BetaIsZero, SinglePass> (blocks of 256 and 512 threads) with
-# its csr_balanced_carry_kernel<64>.
+# G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_balanced_kernel<64, BlockSize, BetaIsZero,
+# SinglePass> (blocks of 256 and 512 threads) with its csr_balanced_carry_kernel<64>, each for
+# float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
+# int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair.
 foreach(tool OBJCOPY BUNDLER NM)
   if(NOT ${tool} OR NOT EXISTS "${${tool}}")
     message(FATAL_ERROR "check_raw_hip_object: ${tool} not found (${${tool}})")
@@ -31,17 +32,17 @@ macro(expect_symbol name)
   endif()
 endmacro()
 foreach(group 1 2 4 8 16 32 64)
-  foreach(types diiE dllE fiiE fllE)
+  foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
     foreach(beta_is_zero 0 1)
       # csr_vector_kernel<WaveSize=64, GroupSize=group, BetaIsZero, Scalar, Ordinal, Offset>
       expect_symbol("csr_vector_kernelILi64ELi${group}ELb${beta_is_zero}E${types}")
     endforeach()
   endforeach()
 endforeach()
-foreach(types diiE dllE fiiE fllE)
+foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   expect_symbol("blocked_ell_kernelILi6ELb0E${types}")
 endforeach()
-foreach(types diiE dllE fiiE fllE)
+foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   foreach(beta_is_zero 0 1)
     expect_symbol("csr_balanced_carry_kernelILi64ELb${beta_is_zero}E${types}")
     foreach(block_size 256 512)
@@ -51,6 +52,9 @@ foreach(types diiE dllE fiiE fllE)
     endforeach()
   endforeach()
 endforeach()
+foreach(indices iiE ilE imE llE lmE)
+  expect_symbol("row_statistics_kernelILi64E${indices}")
+endforeach()
 string(FIND "${symbols}" "csr_vector_kernelILi32E" wave32)
 if(NOT wave32 EQUAL -1)
   list(APPEND missing "(a wave-32 instantiation in the AMD object)")
@@ -58,7 +62,7 @@ endif()
 if(missing)
   message(FATAL_ERROR "missing wave-64 kernels in ${ARCH} code object: ${missing}")
 endif()
-string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*"
+string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*|row_statistics_kernelILi64E[^ \n]*"
        found "${symbols}")
 list(LENGTH found count)
 message(STATUS "found ${count} wave-64 kernel symbols in the ${ARCH} code object")

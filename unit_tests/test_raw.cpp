@@ -86,11 +86,11 @@ TYPED_TEST(Raw, BalancedOneAndTwoLaunchesAgree) {
 
 TYPED_TEST(Raw, UnavailableOrUnsupportedIsAnError) {
   using Device = DeviceOf<TypeParam>;
-  const auto A = kspmv::to_device<double, int, size_t, Device>(golden_5x5());  // size_t offsets: never raw
+  const auto A = kspmv::to_device<double, int, unsigned, Device>(golden_5x5());  // unsigned offsets: never raw
   Kokkos::View<double*, Device> x("x", 5), y("y", 5);
   try {
     kspmv::spmv(1.0, A, x, 0.0, y, raw());
-    ADD_FAILURE() << "raw accepted size_t offsets";
+    ADD_FAILURE() << "raw accepted unsigned offsets";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("algorithm raw needs"), std::string::npos) << e.what();
   }

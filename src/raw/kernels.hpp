@@ -55,6 +55,15 @@ __device__ __forceinline__ T stream_load(const T* p) {
 #endif
 }
 
+// Orders the shared-memory accesses of one wave (its lanes before the call, then after).
+__device__ __forceinline__ void wave_sync() {
+#if defined(KSPMV_RAW_HIP)
+  __builtin_amdgcn_wave_barrier();  // a wavefront's lanes run in lockstep: order the compiler's accesses
+#else
+  __syncwarp();
+#endif
+}
+
 // Sum over groups of GroupSize consecutive lanes; lane 0 of each group holds its group's sum.
 template <int GroupSize, class T>
 __device__ __forceinline__ T group_sum(T value) {
@@ -315,6 +324,93 @@ __global__ void __launch_bounds__(kBlockSize)
   if (lane == 0) y[row] = finish(tail_sum[b] + heads, alpha, beta, y + row, BetaIsZero);
 }
 
+// Row statistics for the automatic choice (impl/csr_analysis.hpp), in one launch. First every
+// row's length (the longest, and the sum of squares); then, unless windows == 0, `windows` windows
+// of kWindowRows consecutive rows spread over the matrix, a wave each: how many distinct lines of
+// x (line_entries entries of x each) the window's entries gather (at most kWindowEntries of them,
+// evenly spaced), and how many entries. Separate phases, so that the sampled work runs on every
+// lane at once rather than on one lane of a wave while the others wait. Blocks fold their sums into
+// `sums` with atomics; the last block to finish copies them to `result` (host memory mapped for
+// the device: the host waits for the stream and reads it, no copy) and zeroes `sums` for the
+// next call.
+struct RowStatisticsSums {
+  unsigned long long longest;
+  unsigned long long window_lines;
+  unsigned long long window_entries;
+  double length_squares;
+  unsigned int blocks_done;
+};
+constexpr int kWindowRows = 32;
+constexpr int kWindowEntries = 256;
+
+template <int WaveSize, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    row_statistics_kernel(int64_t rows, const Off* __restrict__ offsets, const O* __restrict__ cols, int64_t windows,
+                          int64_t window_stride, int64_t line_entries, RowStatisticsSums* sums,
+                          RowStatisticsSums* result) {
+  unsigned long long longest = 0, lines = 0, entries = 0;
+  double squares = 0;
+  const int64_t threads = int64_t(gridDim.x) * kBlockSize;
+  for (int64_t i = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; i < rows; i += threads) {
+    const int64_t length = int64_t(offsets[i + 1]) - int64_t(offsets[i]);
+    longest = length > int64_t(longest) ? (unsigned long long)length : longest;
+    squares += double(length) * double(length);
+  }
+  __shared__ int64_t window_lines[kBlockSize / WaveSize][kWindowEntries];
+  const int wave = int(threadIdx.x) / WaveSize, lane = int(threadIdx.x) % WaveSize;
+  int64_t* line = window_lines[wave];
+  const int64_t waves = int64_t(gridDim.x) * (kBlockSize / WaveSize);
+  for (int64_t w = int64_t(blockIdx.x) * (kBlockSize / WaveSize) + wave; w < windows; w += waves) {
+    const int64_t r0 = w * window_stride, r1 = r0 + kWindowRows < rows ? r0 + kWindowRows : rows;
+    const int64_t begin = int64_t(offsets[r0]), count = int64_t(offsets[r1]) - begin;
+    const int64_t step = (count + kWindowEntries - 1) / kWindowEntries > 1 ? (count + kWindowEntries - 1) / kWindowEntries : 1;
+    const int n = int((count + step - 1) / step);
+    for (int j = lane; j < n; j += WaveSize) line[j] = int64_t(cols[begin + int64_t(j) * step]) / line_entries;
+    wave_sync();
+    unsigned long long distinct = 0;
+    for (int j = lane; j < n; j += WaveSize) {
+      bool first = true;
+      for (int i = 0; i < j && first; ++i) first = line[i] != line[j];
+      distinct += first ? 1 : 0;
+    }
+    wave_sync();  // the slice is rewritten by the wave's next window
+    lines += distinct;
+    if (lane == 0) entries += (unsigned long long)(n);
+  }
+  // Block sums: each wave's, then the block's, then one set of atomics a block.
+  for (int offset = WaveSize / 2; offset > 0; offset /= 2) {
+    const unsigned long long other = shfl_down<WaveSize>(longest, offset);
+    longest = other > longest ? other : longest;
+    lines += shfl_down<WaveSize>(lines, offset);
+    entries += shfl_down<WaveSize>(entries, offset);
+    squares += shfl_down<WaveSize>(squares, offset);
+  }
+  __shared__ RowStatisticsSums wave_sums[kBlockSize / WaveSize];
+  if (lane == 0) wave_sums[wave] = {longest, lines, entries, squares, 0u};
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  RowStatisticsSums block = wave_sums[0];
+  for (int v = 1; v < kBlockSize / WaveSize; ++v) {
+    block.longest = wave_sums[v].longest > block.longest ? wave_sums[v].longest : block.longest;
+    block.window_lines += wave_sums[v].window_lines;
+    block.window_entries += wave_sums[v].window_entries;
+    block.length_squares += wave_sums[v].length_squares;
+  }
+  atomicMax(&sums->longest, block.longest);
+  atomicAdd(&sums->window_lines, block.window_lines);
+  atomicAdd(&sums->window_entries, block.window_entries);
+  atomicAdd(&sums->length_squares, block.length_squares);
+  __threadfence();  // this block's sums are visible before it counts itself
+  if (atomicAdd(&sums->blocks_done, 1u) != gridDim.x - 1) return;
+  __threadfence();
+  volatile RowStatisticsSums* all = sums;
+  result->longest = all->longest;
+  result->window_lines = all->window_lines;
+  result->window_entries = all->window_entries;
+  result->length_squares = all->length_squares;
+  *sums = RowStatisticsSums{0, 0, 0, 0.0, 0u};
+}
+
 // ---- launchers -------------------------------------------------------------------------------
 
 inline void check_launch(const char* kernel) {
@@ -407,6 +503,20 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
   (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off> : launch_csr_balanced<WaveSize, 256, S, O, Off>)(
       stream, single_pass, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
       arrivals, alpha, beta);
+}
+
+template <int WaveSize, class O, class Off>
+void launch_row_statistics(stream_type stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
+                           int64_t line_entries, RowStatisticsSums* sums, RowStatisticsSums* result) {
+  // A block per 256 rows up to 1024 blocks, which then stride: enough to keep the loads of a
+  // large matrix in flight, few enough that the atomics of the blocks stay cheap.
+  const int64_t wanted = (rows + kBlockSize - 1) / kBlockSize;
+  const unsigned blocks = unsigned(wanted < 1024 ? (wanted > 0 ? wanted : 1) : 1024);
+  const int64_t window_count = windows < (rows + kWindowRows - 1) / kWindowRows ? windows : (rows + kWindowRows - 1) / kWindowRows;
+  const int64_t window_stride = window_count > 0 ? rows / window_count : 0;
+  row_statistics_kernel<WaveSize><<<blocks, kBlockSize, 0, stream>>>(rows, offsets, cols, window_count, window_stride,
+                                                                      line_entries, sums, result);
+  check_launch("row_statistics");
 }
 
 constexpr int log2_of(int v) { return v <= 1 ? 0 : 1 + log2_of(v / 2); }

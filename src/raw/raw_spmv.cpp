@@ -4,6 +4,8 @@
 
 #include "kspmv/impl/raw.hpp"
 
+#include <mutex>
+
 namespace kspmv {
 namespace impl {
 namespace raw {
@@ -28,19 +30,109 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
                                  beta);
 }
 
-int64_t l2_cache_bytes() {
-  int device = 0, bytes = 0;
+namespace {
+int device_attribute(
 #if defined(KSPMV_RAW_HIP)
-  if (hipGetDevice(&device) != hipSuccess ||
-      hipDeviceGetAttribute(&bytes, hipDeviceAttributeL2CacheSize, device) != hipSuccess) {
-    return 0;
+    hipDeviceAttribute_t attribute
+#else
+    cudaDeviceAttr attribute
+#endif
+) {
+  int device = 0, value = 0;
+#if defined(KSPMV_RAW_HIP)
+  if (hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&value, attribute, device) != hipSuccess) return 0;
+#else
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess) return 0;
+#endif
+  return value;
+}
+
+[[noreturn]] void fail(const char* what) {
+#if defined(KSPMV_RAW_HIP)
+  throw std::runtime_error(std::string("kspmv raw row_statistics: ") + what + ": " + hipGetErrorString(hipGetLastError()));
+#else
+  throw std::runtime_error(std::string("kspmv raw row_statistics: ") + what + ": " + cudaGetErrorString(cudaGetLastError()));
+#endif
+}
+
+// The sums of row_statistics on the device and the host memory its answer lands in, made once per
+// device and kept for the process (a few dozen bytes), used under one lock.
+struct StatisticsBuffers {
+  RowStatisticsSums* sums = nullptr;
+  RowStatisticsSums* result = nullptr;  // host memory, mapped for the device
+};
+constexpr int kMaxDevices = 64;
+std::mutex statistics_lock;
+StatisticsBuffers statistics_buffers[kMaxDevices];
+
+StatisticsBuffers& buffers_of_current_device() {
+  int device = 0;
+#if defined(KSPMV_RAW_HIP)
+  if (hipGetDevice(&device) != hipSuccess) fail("no device");
+#else
+  if (cudaGetDevice(&device) != cudaSuccess) fail("no device");
+#endif
+  if (device < 0 || device >= kMaxDevices) throw std::runtime_error("kspmv raw row_statistics: device number out of range");
+  StatisticsBuffers& b = statistics_buffers[device];
+  if (b.sums != nullptr) return b;
+#if defined(KSPMV_RAW_HIP)
+  if (hipMalloc(reinterpret_cast<void**>(&b.sums), sizeof(RowStatisticsSums)) != hipSuccess) fail("hipMalloc");
+  if (hipMemset(b.sums, 0, sizeof(RowStatisticsSums)) != hipSuccess) fail("hipMemset");
+  if (hipHostMalloc(reinterpret_cast<void**>(&b.result), sizeof(RowStatisticsSums), hipHostMallocMapped) != hipSuccess) {
+    fail("hipHostMalloc");
   }
 #else
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device) != cudaSuccess) {
-    return 0;
+  if (cudaMalloc(reinterpret_cast<void**>(&b.sums), sizeof(RowStatisticsSums)) != cudaSuccess) fail("cudaMalloc");
+  if (cudaMemset(b.sums, 0, sizeof(RowStatisticsSums)) != cudaSuccess) fail("cudaMemset");
+  if (cudaHostAlloc(reinterpret_cast<void**>(&b.result), sizeof(RowStatisticsSums), cudaHostAllocMapped) != cudaSuccess) {
+    fail("cudaHostAlloc");
   }
 #endif
+  return b;
+}
+}  // namespace
+
+int64_t l2_cache_bytes() {
+#if defined(KSPMV_RAW_HIP)
+  static const int64_t bytes = device_attribute(hipDeviceAttributeL2CacheSize);
+#else
+  static const int64_t bytes = device_attribute(cudaDevAttrL2CacheSize);
+#endif
   return bytes;
+}
+
+int64_t resident_threads() {
+#if defined(KSPMV_RAW_HIP)
+  static const int64_t threads = int64_t(device_attribute(hipDeviceAttributeMultiprocessorCount)) *
+                                 device_attribute(hipDeviceAttributeMaxThreadsPerMultiProcessor);
+#else
+  static const int64_t threads = int64_t(device_attribute(cudaDevAttrMultiProcessorCount)) *
+                                 device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
+#endif
+  return threads;
+}
+
+template <class O, class Off>
+RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
+                             int x_entry_bytes) {
+  RowStatistics r;
+  if (rows <= 0) return r;
+  std::lock_guard<std::mutex> lock(statistics_lock);
+  StatisticsBuffers& b = buffers_of_current_device();
+  const auto s = static_cast<stream_type>(stream);
+  launch_row_statistics<kWaveSize>(s, rows, offsets, cols, windows > 0 ? windows : 0,
+                                   x_entry_bytes > 0 && x_entry_bytes < 128 ? 128 / x_entry_bytes : 1, b.sums, b.result);
+#if defined(KSPMV_RAW_HIP)
+  if (hipStreamSynchronize(s) != hipSuccess) fail("hipStreamSynchronize");
+#else
+  if (cudaStreamSynchronize(s) != cudaSuccess) fail("cudaStreamSynchronize");
+#endif
+  const volatile RowStatisticsSums* result = b.result;
+  r.longest_row = int64_t(result->longest);
+  r.length_squares = result->length_squares;
+  r.window_entries = int64_t(result->window_entries);
+  r.window_lines_per_entry = r.window_entries > 0 ? double(result->window_lines) / double(r.window_entries) : 0.0;
+  return r;
 }
 
 template <class S, class O, class Off>
@@ -50,30 +142,27 @@ void blocked_ell(void* stream, int slice_height, int64_t num_rows, const Off* sl
                                          vals, permutation, x, y, alpha, beta);
 }
 
-template void csr_vector<double, int, int>(void*, int, int64_t, const int*, const int*, const double*, const double*,
-                                           double*, double, double);
-template void csr_vector<float, int, int>(void*, int, int64_t, const int*, const int*, const float*, const float*,
-                                          float*, float, float);
-template void csr_vector<double, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const double*,
-                                                   const double*, double*, double, double);
-template void csr_vector<float, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const float*,
-                                                  const float*, float*, float, float);
-template void csr_balanced<double, int, int>(void*, bool, int, int64_t, int64_t, int64_t, const int*, const int*, const int*,
-                                              const double*, const double*, double*, double*, double*, int*, double, double);
-template void csr_balanced<float, int, int>(void*, bool, int, int64_t, int64_t, int64_t, const int*, const int*, const int*,
-                                              const float*, const float*, float*, float*, float*, int*, float, float);
-template void csr_balanced<double, int64_t, int64_t>(void*, bool, int, int64_t, int64_t, int64_t, const int64_t*, const int64_t*, const int64_t*,
-                                              const double*, const double*, double*, double*, double*, int*, double, double);
-template void csr_balanced<float, int64_t, int64_t>(void*, bool, int, int64_t, int64_t, int64_t, const int64_t*, const int64_t*, const int64_t*,
-                                              const float*, const float*, float*, float*, float*, int*, float, float);
-template void blocked_ell<double, int, int>(void*, int, int64_t, const int*, const int*, const double*, const int*,
-                                            const double*, double*, double, double);
-template void blocked_ell<float, int, int>(void*, int, int64_t, const int*, const int*, const float*, const int*,
-                                           const float*, float*, float, float);
-template void blocked_ell<double, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const double*,
-                                                    const int64_t*, const double*, double*, double, double);
-template void blocked_ell<float, int64_t, int64_t>(void*, int, int64_t, const int64_t*, const int64_t*, const float*,
-                                                   const int64_t*, const float*, float*, float, float);
+// Every combination raw::supports() promises is compiled here. instantiate() is never called:
+// each explicit instantiation of it is compiled, and with it every function whose address it takes
+// (and the kernels those launch).
+template <class S, class O, class Off>
+void instantiate(void (**addresses)()) {
+  static_assert(supports<S, O, Off>(), "a combination the raw kernels do not promise");
+  addresses[0] = reinterpret_cast<void (*)()>(&csr_vector<S, O, Off>);
+  addresses[1] = reinterpret_cast<void (*)()>(&csr_balanced<S, O, Off>);
+  addresses[2] = reinterpret_cast<void (*)()>(&blocked_ell<S, O, Off>);
+  addresses[3] = reinterpret_cast<void (*)()>(&row_statistics<O, Off>);
+}
+template void instantiate<double, int, int>(void (**)());
+template void instantiate<float, int, int>(void (**)());
+template void instantiate<double, int, int64_t>(void (**)());
+template void instantiate<float, int, int64_t>(void (**)());
+template void instantiate<double, int, size_t>(void (**)());
+template void instantiate<float, int, size_t>(void (**)());
+template void instantiate<double, int64_t, int64_t>(void (**)());
+template void instantiate<float, int64_t, int64_t>(void (**)());
+template void instantiate<double, int64_t, size_t>(void (**)());
+template void instantiate<float, int64_t, size_t>(void (**)());
 
 }  // namespace raw
 }  // namespace impl

@@ -1,8 +1,10 @@
 #pragma once
 // The raw GPU path's interface: plain functions on device pointers and a stream, compiled in
 // src/raw/raw_spmv.cpp as CUDA or HIP when Kokkos has that backend (KSPMV_HAVE_RAW_GPU is then
-// defined), for float and double with int or int64_t indices and offsets of the same type.
+// defined), for float and double values, int or int64_t indices, and offsets of the index type,
+// int64_t or size_t (KokkosKernels' and Tpetra's offsets).
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -14,7 +16,8 @@ namespace raw {
 template <class S, class O, class Off>
 constexpr bool supports() {
   return (std::is_same<S, double>::value || std::is_same<S, float>::value) &&
-         (std::is_same<O, int>::value || std::is_same<O, int64_t>::value) && std::is_same<O, Off>::value;
+         (std::is_same<O, int>::value || std::is_same<O, int64_t>::value) &&
+         (std::is_same<Off, O>::value || std::is_same<Off, int64_t>::value || std::is_same<Off, size_t>::value);
 }
 
 /// The wave width the raw kernels were compiled for (64 HIP, 32 CUDA; 0 without a raw build).
@@ -42,6 +45,29 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
 
 /// Bytes of the current device's L2 cache (0 if the runtime does not say).
 int64_t l2_cache_bytes();
+
+/// Threads the current device holds at once: multiprocessors x threads a multiprocessor (0 if
+/// the runtime does not say).
+int64_t resident_threads();
+
+/// What one pass over the rows of a CSR matrix tells the automatic choice (impl/launch.hpp).
+struct RowStatistics {
+  int64_t longest_row = 0;
+  double length_squares = 0;  ///< sum over rows of length^2
+  /// Windows of 32 consecutive rows spread over the matrix: the distinct 128-byte lines of x their
+  /// entries gather, per entry (at most 256 entries a window, evenly spaced); near 0 where
+  /// neighbouring rows gather the same lines, near 1 where every entry gathers a line of its own.
+  /// 0 when no window was sampled.
+  double window_lines_per_entry = 0;
+  int64_t window_entries = 0;  ///< the entries those windows looked at
+};
+
+/// Row statistics in one launch on `stream`, waiting for it (the answer lands in host memory the
+/// device writes): every row's length, and `windows` windows of rows (none with 0).
+/// x_entry_bytes: sizeof(Scalar), to count lines of x. Calls on one device are serialised.
+template <class O, class Off>
+RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
+                             int x_entry_bytes);
 
 /// y = alpha*A*x + beta*y, blocked ELLPACK with slice_height == wave_size().
 template <class S, class O, class Off>
