@@ -31,15 +31,14 @@ TEST(Launch, RawVectorLanesAreAThirdOfTheAverageRowClampedToFourAndTheWave) {
   EXPECT_EQ(raw_vector_lanes(1000.0, 64), 64);
 }
 
-TEST(Launch, RawBalancedBlocksOf512OnlyForFarGathersOfAnXBeyondL2) {
+TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {
   using kspmv::impl::raw_balanced_block_threads;
-  const double l2 = 60e6;
-  EXPECT_EQ(raw_balanced_block_threads(0.75, 128e6, l2), 512);  // uniform random, power law
-  EXPECT_EQ(raw_balanced_block_threads(0.75, 64e6, l2), 512);   // heavy rows
-  EXPECT_EQ(raw_balanced_block_threads(0.75, 16e6, l2), 256);   // x fits in L2
-  EXPECT_EQ(raw_balanced_block_threads(0.0, 128e6, l2), 256);   // replicated: near the diagonal
-  EXPECT_EQ(raw_balanced_block_threads(0.5, 128e6, l2), 256);
-  EXPECT_EQ(raw_balanced_block_threads(0.75, 128e6, 0.0), 256);  // L2 unknown
+  EXPECT_EQ(raw_balanced_block_threads(1.0), 512);   // uniform random columns
+  EXPECT_EQ(raw_balanced_block_threads(0.85), 512);  // ca-CondMat, lp_dfl001
+  EXPECT_EQ(raw_balanced_block_threads(0.75), 256);
+  EXPECT_EQ(raw_balanced_block_threads(0.43), 256);  // tech-WHOIS
+  EXPECT_EQ(raw_balanced_block_threads(0.05), 256);  // FEM, stencils
+  EXPECT_EQ(raw_balanced_block_threads(0.0), 256);   // not measured
 }
 
 TEST(Launch, AutomaticChoiceByAverageRowLength) {
@@ -50,6 +49,76 @@ TEST(Launch, AutomaticChoiceByAverageRowLength) {
   EXPECT_EQ(choose_csr_algorithm(27.0, 32), Algorithm::csr_vector);
   EXPECT_EQ(choose_csr_algorithm(27.0, 64), Algorithm::csr_vector);
   EXPECT_EQ(choose_csr_algorithm(100.0, 1), Algorithm::csr_scalar);  // host: one lane per row anyway
+}
+
+// The automatic CSR choice from structure alone, for each backend kind; sizes are made up.
+TEST(Launch, AutomaticCsrKernelFromTheStructure) {
+  using kspmv::impl::CsrKernel;
+  using kspmv::impl::choose_csr_kernel;
+  // Rows of `length` on average, the longest `longest`, windows of rows gathering `lines` distinct
+  // lines of x an entry, lengths varying by `variation` (standard deviation over mean).
+  auto structure = [](int64_t rows, double length, int64_t longest, double lines = 0.5, double variation = 0.0) {
+    kspmv::impl::CsrStructure s;
+    s.rows = s.cols = rows;
+    s.nnz = int64_t(length * double(rows));
+    s.longest_row = longest;
+    s.length_squares = double(rows) * length * length * (1 + variation * variation);
+    s.window_lines_per_entry = lines;
+    s.x_bytes = 8.0 * double(rows);
+    s.bytes = 12.0 * double(s.nnz) + 20.0 * double(rows);
+    return s;
+  };
+  const kspmv::impl::CsrBackend host{1, false, 0, 0}, cuda{32, true, 60e6, 270336}, hip{64, true, 8e6, 225280},
+      kokkos_gpu{32, false, 0, 0};
+  // Host backends: always the row chunks.
+  EXPECT_EQ(choose_csr_kernel(structure(1000, 7, 7), host).kernel, CsrKernel::host_rows);
+  EXPECT_EQ(choose_csr_kernel(structure(100000000, 8, 5000000), host).kernel, CsrKernel::host_rows);
+  // Latency-bound on a GPU (under a quarter of L2). Rows that do not all fit at a wave each: lanes
+  // from the average while the longest row takes at most 12 steps of 4 loads, then a wave per row,
+  // then the balanced partition.
+  const auto small = choose_csr_kernel(structure(10000, 4, 7), cuda);
+  EXPECT_EQ(small.kernel, CsrKernel::raw_vector);
+  EXPECT_EQ(small.lanes_per_row, 4);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 4, 192), cuda).lanes_per_row, 4);
+  const auto wave = choose_csr_kernel(structure(10000, 4, 193), cuda);
+  EXPECT_EQ(wave.kernel, CsrKernel::raw_vector);
+  EXPECT_EQ(wave.lanes_per_row, 32);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 4, 1537), cuda).kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 4, 1537), hip).lanes_per_row, 64);  // 64 x 48 = 3072 steps' reach
+  // Rows that all fit at a wave each (2000 x 32 threads): a wave per row whatever the average.
+  EXPECT_EQ(choose_csr_kernel(structure(2000, 42, 95), cuda).lanes_per_row, 32);
+  EXPECT_EQ(choose_csr_kernel(structure(8448, 4, 7), cuda).lanes_per_row, 32);
+  EXPECT_EQ(choose_csr_kernel(structure(8449, 4, 7), cuda).lanes_per_row, 4);
+  EXPECT_EQ(choose_csr_kernel(structure(2000, 42, 95), kspmv::impl::CsrBackend{32, true, 60e6, 0}).lanes_per_row, 8);
+  // The latency bound scales with the cache: 14 MB moved is under a quarter of 60 MB, not of 8 MB.
+  EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 1000), cuda).lanes_per_row, 32);
+  EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 1000), hip).kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 2000), cuda).kernel, CsrKernel::raw_balanced);
+  // Beyond the latency bound: the balanced kernel, 512 threads where rows share no lines of x...
+  const auto large = choose_csr_kernel(structure(20000000, 7, 7), cuda);
+  EXPECT_EQ(large.kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(large.block_threads, 256);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 7, 0.9), cuda).block_threads, 512);
+  // ... a thread per row for short alike rows sharing lines of x ...
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 9, 0.1, 0.3), cuda).kernel, CsrKernel::thread_per_row);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 9, 0.3, 0.3), cuda).kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 40, 0.1, 0.8), cuda).kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 11, 11, 0.1, 0.0), cuda).kernel, CsrKernel::raw_balanced);
+  // ... and raw vector CSR for long rows without a long tail, on rows enough to fill the GPU.
+  const auto long_rows = choose_csr_kernel(structure(1000000, 60, 120), cuda);
+  EXPECT_EQ(long_rows.kernel, CsrKernel::raw_vector);
+  EXPECT_EQ(long_rows.lanes_per_row, 16);
+  EXPECT_EQ(choose_csr_kernel(structure(1000000, 60, 2000), cuda).kernel, CsrKernel::raw_balanced);  // tail 33x
+  EXPECT_EQ(choose_csr_kernel(structure(1000000, 45, 48), cuda).kernel, CsrKernel::raw_balanced);    // 8 lanes
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 5000, 10000), cuda).kernel, CsrKernel::raw_balanced);  // few rows
+  // Kokkos kernels on a GPU: by the average row, balanced for a long tail, whose bar rises with
+  // the matrix (nnz / 10000) beyond the latency bound.
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 7, 7), kokkos_gpu).kernel, CsrKernel::thread_per_row);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 40, 60), kokkos_gpu).kernel, CsrKernel::vector);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 7, 257), kokkos_gpu).kernel, CsrKernel::balanced);
+  EXPECT_EQ(choose_csr_kernel(structure(10000, 40, 8192), kokkos_gpu).kernel, CsrKernel::vector);
+  EXPECT_EQ(choose_csr_kernel(structure(10000000, 7, 7000), kokkos_gpu).kernel, CsrKernel::thread_per_row);
+  EXPECT_EQ(choose_csr_kernel(structure(10000000, 7, 7001), kokkos_gpu).kernel, CsrKernel::balanced);
 }
 
 TEST(Launch, WarpWidthPerBackend) {

@@ -181,31 +181,6 @@ TYPED_TEST(PlanTest, DiaConversionConfirmsTheSampledDiagonals) {
   }
 }
 
-TYPED_TEST(PlanTest, FarFractionTellsRandomColumnsFromNearTheDiagonal) {
-  using Device = DeviceOf<TypeParam>;
-  std::mt19937_64 rng(test_seed());
-  const auto random = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{4000, 3000, 30, 0.0, 0}, rng));
-  EXPECT_GT(kspmv::impl::far_fraction(random, 1), 0.6);  // about 3/4 of uniform columns
-  EXPECT_GT(kspmv::impl::far_fraction(random, 7), 0.6);
-  const auto stencil = kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7);
-  EXPECT_EQ(kspmv::impl::far_fraction(stencil, 1), 0.0);  // farthest diagonal 144 < 1728 / 8
-  // 20 block-diagonal copies of a real matrix stay near the diagonal however far apart their rows.
-  const kspmv::HostCsr one = kspmv::read_matrix_market(data_dir() + "/rajat01.mtx");
-  kspmv::HostCsr copies;
-  copies.num_rows = 20 * one.num_rows;
-  copies.num_cols = 20 * one.num_cols;
-  for (int64_t c = 0; c < 20; ++c) {
-    for (int64_t i = 0; i < one.num_rows; ++i) {
-      for (int64_t k = one.row_offsets[i]; k < one.row_offsets[i + 1]; ++k) {
-        copies.col_indices.push_back(one.col_indices[k] + c * one.num_cols);
-        copies.values.push_back(one.values[k]);
-      }
-      copies.row_offsets.push_back(int64_t(copies.col_indices.size()));
-    }
-  }
-  EXPECT_LT(kspmv::impl::far_fraction(kspmv::to_device<double, int, int, Device>(copies), 3), 0.01);
-}
-
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
@@ -218,42 +193,41 @@ TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   }
   EXPECT_NE(plan.report().chosen, "ell");
   EXPECT_EQ(plan.report().timing_time, 0.0);
-  // As a small matrix on a GPU, the full row of 46,500 (average 3) calls for the balanced
-  // partition (its raw kernel where there is one); host threads walk long rows at memory speed
-  // and keep CSR.
+  // As a small matrix, the plan is the automatic CSR call, whose analysis sees the full row of
+  // 46,500 (average 3): the balanced partition on a GPU (its raw kernel where there is one).
   const kspmv::Plan<double, int, int, Device> small(A);
-  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
-  EXPECT_EQ(small.report().chosen,
-            kspmv::impl::is_gpu_space<TypeParam>() ? (raw ? "raw_csr_balanced" : "csr_balanced") : "csr_automatic")
-      << small.report().reason;
+  EXPECT_EQ(small.report().chosen, "csr_automatic") << small.report().reason;
+  const std::string kernel = kspmv::impl::is_gpu_space<TypeParam>()
+                                 ? (kspmv::impl::raw_available<TypeParam, double, int, int>() ? "raw_balanced" : "balanced")
+                                 : "host_rows";
+  EXPECT_EQ(kspmv::automatic_choice(TypeParam(), A).rfind(kernel, 0), 0u) << kspmv::automatic_choice(TypeParam(), A);
 }
 
-TYPED_TEST(PlanTest, SmallMatricesChooseByTheLongestRow) {
-  // Cache-resident: lap3D's rows (7) keep the raw vector kernel's lanes, wiki-Vote's longest row
-  // (893, average 12.5) gets a wave, arrow's (46,500) the balanced partition. Kokkos GPU kernels:
-  // balanced once a thread-per-row kernel would walk more than 256 entries; host: plain CSR.
+TYPED_TEST(PlanTest, SmallMatricesKeepTheAutomaticCsrCall) {
+  // Cache-resident: the plan is the automatic CSR call, analysed as the plan's setup. Its choice
+  // by the longest row: lap3D's rows (7) keep the raw vector kernel, wiki-Vote's longest row
+  // (893, average 12.5) gets a wave, arrow's (46,500) the balanced partition; the Kokkos GPU
+  // kernels take the balanced partition once a thread would walk more than 256 entries.
   std::mt19937_64 rng(test_seed());
   const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
   const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
-  const std::pair<const char*, const char*> expected[] = {
-      {"lap3D_7pt_n20.mtx", raw ? "raw_csr_vector" : "csr_automatic"},
-      {"wiki-Vote.mtx", raw ? "raw_csr_vector_wave" : (gpu ? "csr_balanced" : "csr_automatic")},
-      {"arrow.mtx", raw ? "raw_csr_balanced" : (gpu ? "csr_balanced" : "csr_automatic")}};
+  const std::string wave = "raw_vector, " + std::to_string(kspmv::impl::warp_width<TypeParam>()) + " lanes a row";
+  const std::pair<const char*, std::string> expected[] = {
+      {"lap3D_7pt_n20.mtx", raw ? "raw_vector" : (gpu ? "thread_per_row" : "host_rows")},
+      {"wiki-Vote.mtx", raw ? wave : (gpu ? "balanced" : "host_rows")},
+      {"arrow.mtx", raw ? "raw_balanced" : (gpu ? "balanced" : "host_rows")}};
+  using Device = DeviceOf<TypeParam>;
   for (const auto& [name, choice] : expected) {
     SCOPED_TRACE(name);
     std::string chosen;
-    const kspmv::HostCsr A = kspmv::read_matrix_market(data_dir() + "/" + name);
-    EXPECT_TRUE((check_plan<TypeParam, int, int>(A, kspmv::PlanOptions(), 2.0, 0.0, true, rng, &chosen)));
-    EXPECT_EQ(chosen, choice);
+    const kspmv::HostCsr h = kspmv::read_matrix_market(data_dir() + "/" + name);
+    EXPECT_TRUE((check_plan<TypeParam, int, int>(h, kspmv::PlanOptions(), 2.0, 0.0, true, rng, &chosen)));
+    EXPECT_EQ(chosen, "csr_automatic");
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const kspmv::Plan<double, int, int, Device> plan(A);
+    EXPECT_EQ(kspmv::automatic_choice(TypeParam(), A).rfind(choice, 0), 0u) << kspmv::automatic_choice(TypeParam(), A);
+    EXPECT_EQ(plan.options().algorithm, kspmv::Algorithm::automatic);
   }
-  // options() tells how apply() launches: a wave per row is lanes_per_row = the wave width.
-  using Device = DeviceOf<TypeParam>;
-  const kspmv::Plan<double, int, int, Device> wiki(
-      kspmv::to_device<double, int, int, Device>(kspmv::read_matrix_market(data_dir() + "/wiki-Vote.mtx")));
-  EXPECT_EQ(wiki.options().algorithm,
-            raw ? kspmv::Algorithm::raw : (gpu ? kspmv::Algorithm::csr_balanced : kspmv::Algorithm::automatic));
-  EXPECT_EQ(wiki.options().lanes_per_row, raw ? kspmv::impl::warp_width<TypeParam>() : 0);
-  EXPECT_EQ(wiki.options().team_size, 0);
 }
 
 TYPED_TEST(PlanTest, StridedVectors) {

@@ -5,10 +5,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "impl/analysis_cache.hpp"
 #include "impl/matrix_base.hpp"
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -22,6 +24,20 @@ namespace kspmv {
 ///   for k in [row_offsets[i], row_offsets[i+1]).
 /// row_offsets has num_rows + 1 entries, row_offsets[0] == 0 and row_offsets[num_rows] == nnz.
 /// Column indices within a row need not be sorted; duplicates are summed by spmv.
+///
+/// The first kspmv::spmv with the default Algorithm::automatic analyses the structure on the
+/// device (row lengths and, for the kernels that need one, a partition of the nonzeros into
+/// blocks of equal size) and keeps the result with the matrix, as KokkosKernels' SPMVHandle keeps
+/// its analysis: copies of a CsrMatrix share it as they share the Views, and later calls reuse it
+/// without allocating or launching anything but the SpMV. It depends on the structure alone:
+///  - values may change between calls;
+///  - assigning other Views (or another size) to the matrix is noticed: the next call analyses
+///    again;
+///  - changing the contents of row_offsets or col_indices in place is not: call
+///    structure_changed() before the next spmv. Stale row offsets give wrong results (the
+///    partition no longer matches the rows); stale column indices only a slower kernel.
+/// A CsrMatrix wrapping a KokkosSparse::CrsMatrix behaves the same; wrap it once and keep the
+/// CsrMatrix, since each new wrapper analyses again on its first call.
 ///
 /// \tparam Scalar  value type (float, double)
 /// \tparam Ordinal row/column index type (int, int64_t)
@@ -101,6 +117,13 @@ class CsrMatrix {
   /// Number of stored entries (explicit zeros included).
   Offset nnz() const { return static_cast<Offset>(col_indices.extent(0)); }
 
+  /// Tells kspmv that row_offsets or col_indices were changed in place: every copy of this
+  /// matrix forgets its analysis, and the next automatic spmv analyses the structure again.
+  void structure_changed() const { m_analysis->clear(); }
+
+  /// Where the analysis of the automatic spmv is kept (see the class comment); shared by copies.
+  impl::AnalysisCache& impl_analysis_cache() const { return *m_analysis; }
+
   /// Checks the invariants on the data itself (copies it to the host): row_offsets[0] == 0,
   /// offsets non-decreasing, row_offsets[num_rows] == nnz, every column index in
   /// [0, num_cols). Throws std::invalid_argument naming the first violation.
@@ -137,6 +160,8 @@ class CsrMatrix {
  private:
   Ordinal m_num_rows = 0;
   Ordinal m_num_cols = 0;
+  // Created with the matrix, so that copies made before the first spmv share it too.
+  std::shared_ptr<impl::AnalysisCache> m_analysis = std::make_shared<impl::AnalysisCache>();
 
   static std::string size_message(const std::string& what, Ordinal m, Ordinal n) {
     std::ostringstream s;

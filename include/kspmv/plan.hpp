@@ -4,8 +4,8 @@
 ///   setup + expected_uses x time per SpMV
 /// for a CSR matrix, and applies it. The analysis runs on the device (row lengths, padding of
 /// each format, the diagonals of a sample of rows, which DIA's conversion confirms if DIA is
-/// chosen, and how far from the diagonal a sample of rows gathers x: raw
-/// balanced CSR then runs blocks of 512 threads where x misses the caches) and predicts each
+/// chosen, and, from the automatic call's analysis, how many lines of x windows of rows gather:
+/// raw balanced CSR then runs blocks of 512 threads where they share none) and predicts each
 /// candidate's setup and per-call time from the bytes it moves and the device bandwidth measured
 /// once per process; when the hint of uses is large, the best predicted candidates are also
 /// converted and timed once.
@@ -37,8 +37,8 @@ struct PlanOptions {
   /// How many of the best predicted candidates are timed.
   int timed_candidates = 2;
   /// Matrices whose CSR arrays are smaller than this many bytes fit in a GPU's L2: their SpMV is
-  /// launch latency, so the plan skips the format analysis and keeps CSR, chosen by the longest
-  /// row: the vector kernel, a wave per row (raw_csr_vector_wave), or balanced CSR.
+  /// launch latency, so the plan skips the format analysis and keeps the automatic CSR call
+  /// (kspmv::spmv's default), which chooses its kernel by the longest row.
   double small_matrix_bytes = 16e6;
   /// Limits for the conversions (ELLPACK, blocked ELLPACK, DIA fill and diagonals).
   ConvertOptions convert;
@@ -126,7 +126,6 @@ class Plan {
   // The storage and options of a candidate, built on the device (the candidate's setup).
   std::pair<Matrix, SpmvOptions> build(const std::string& name, const ConvertOptions& convert) const {
     const SpmvOptions none;
-    if (name == "csr_automatic") return {Matrix(m_csr), none};
     if (name == "csr_scalar") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_scalar}};
     if (name == "csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::csr_vector}};
     if (name == "csr_balanced") {
@@ -138,11 +137,6 @@ class Plan {
       return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), raw};
     }
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
-    if (name == "raw_csr_vector_wave") {
-      SpmvOptions wave{Algorithm::raw};
-      wave.lanes_per_row = impl::warp_width<execution_space>();
-      return {Matrix(m_csr), wave};
-    }
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};
     if (name == "raw_blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
@@ -157,7 +151,7 @@ class Plan {
     const double csr_bytes = double(m_csr.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
                              double(m_csr.num_rows() + 1) * sizeof(Offset);
     if (m_csr.num_rows() == 0 || m_csr.nnz() == 0 || csr_bytes < options.small_matrix_bytes) {
-      choose_small(options, t0);
+      choose_small(t0);
       return;
     }
     impl::PlanStructure structure = impl::analyse_structure(m_csr, options.convert);
@@ -175,14 +169,15 @@ class Plan {
     PlanCandidate* dia = find(m_report.candidates, "dia");
     if (dia != nullptr && dia->feasible) dia->note = sample_note(structure);
     if constexpr (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
-      const double x_bytes = double(m_csr.num_cols()) * sizeof(Scalar), l2 = double(impl::raw::l2_cache_bytes());
-      const int threads = impl::raw_balanced_block_threads(structure.far_fraction, x_bytes, l2);
+      // The raw balanced kernel's block size, as the automatic call chooses it: from how many lines
+      // of x windows of rows gather (the automatic call's analysis, kept with the matrix).
+      const double lines = impl::csr_analysis(execution_space(), m_csr)->structure.window_lines_per_entry;
+      const int threads = impl::raw_balanced_block_threads(lines);
       m_balanced_threads = threads == impl::raw_balanced_default_block_threads ? 0 : threads;
       for (PlanCandidate& c : m_report.candidates) {
         if (c.name == "raw_csr_balanced" && m_balanced_threads != 0) {
-          c.note = std::to_string(m_balanced_threads) + " threads a block: " +
-                   std::to_string(int(structure.far_fraction * 100)) + "% of entries gather far from the diagonal, x " +
-                   std::to_string(int64_t(x_bytes / 1e6)) + " MB > L2 " + std::to_string(int64_t(l2 / 1e6)) + " MB";
+          c.note = std::to_string(m_balanced_threads) + " threads a block: windows of rows gather " +
+                   std::to_string(lines) + " distinct lines of x an entry";
         }
       }
     }
@@ -267,49 +262,25 @@ class Plan {
 
   // Cache-resident matrices: every SpMV costs a few microseconds of launch latency, which no
   // conversion can win back, and an analysis beyond one reduction would cost more than it saves
-  // over the hinted uses. The time of a launch is then set by its longest row: a group of lanes
-  // takes a dependent step (about 0.3 us on the H200) per 4 entries a lane, so rows up to
-  // kSmallRowSteps steps keep the raw vector kernel, longer rows get a whole wave (wiki-Vote, 893
-  // entries: 6.1 us against 13.6 us with 4 lanes), and beyond a wave's reach the balanced
-  // partition (7-8 us whatever the rows; a 46500-entry row took 128 us with a wave).
-  static constexpr int64_t kSmallRowSteps = 12;
-
-  void choose_small(const PlanOptions& options, Clock::time_point t0) {
-    const int64_t m = m_csr.num_rows();
-    const int64_t longest = m > 0 ? impl::longest_row(m_csr) : 0;
-    m_report.analysis_time = since(t0);  // the chosen format's setup (a balanced partition) is not analysis
-    const double average = m > 0 ? double(m_csr.nnz()) / double(m) : 0.0;
-    const int wave = impl::warp_width<execution_space>();
+  // over the hinted uses. The plan is then the automatic CSR call, whose first-call analysis
+  // (the longest row, and the balanced partition if it chooses that kernel) runs here, as setup.
+  void choose_small(Clock::time_point t0) {
     PlanCandidate c;
-    std::string why;
-    if (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
-      const int64_t lanes = impl::raw_vector_lanes(average, wave);
-      if (longest <= kSmallRowSteps * 4 * lanes) {
-        c.name = "raw_csr_vector";
-        why = ": raw vector CSR, " + std::to_string(lanes) + " lanes a row";
-      } else if (longest <= kSmallRowSteps * 4 * int64_t(wave)) {
-        c.name = "raw_csr_vector_wave";
-        why = ": raw vector CSR, a wave per row so the longest row takes few steps";
-      } else {
-        c.name = "raw_csr_balanced";
-        why = ": balanced partition so no row runs alone";
-      }
-    } else {
-      // Kokkos kernels: a thread-per-row kernel walks a row at 80 ns an entry, a vector of lanes
-      // at a few ns; only a row of tens of microseconds is worth the balanced partition.
-      const bool thread_per_row = impl::choose_csr_algorithm(average, wave) == Algorithm::csr_scalar;
-      const bool long_tail = impl::is_gpu_space<execution_space>() && longest > (thread_per_row ? 256 : 8192);
-      c.name = long_tail ? "csr_balanced" : "csr_automatic";
-      why = long_tail ? ": balanced partition so no row runs alone" : ": plain CSR, no setup";
-    }
+    c.name = "csr_automatic";
     c.note = "small matrix: latency-bound";
+    std::string why = "no entries";
+    if (m_csr.num_rows() > 0 && m_csr.nnz() > 0) {
+      const auto analysis = impl::csr_analysis(execution_space(), m_csr);
+      why = "longest row " + std::to_string(analysis->structure.longest_row) + " vs average " +
+            std::to_string(analysis->structure.average_row()) + "; the automatic CSR kernel, " +
+            impl::to_string(analysis->choice.kernel) + " (" + analysis->choice.reason + ")";
+    }
+    m_report.analysis_time = since(t0);
     m_report.candidates = {c};
-    auto built = build(c.name, options.convert);
-    m_matrix = std::move(built.first);
-    m_options = built.second;
+    m_matrix = m_csr;
+    m_options = SpmvOptions();
     m_report.chosen = c.name;
-    m_report.reason = "matrix fits in cache, SpMV is launch latency; longest row " + std::to_string(longest) +
-                      " vs average " + std::to_string(average) + why;
+    m_report.reason = "matrix fits in cache, SpMV is launch latency; " + why;
   }
 
   void explain(const std::vector<PlanCandidate*>& order, int64_t uses) {

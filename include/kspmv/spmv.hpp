@@ -14,7 +14,9 @@
 #include "hyb.hpp"
 #include "impl/blocked_ell.hpp"
 #include "impl/coo.hpp"
+#include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
+#include "impl/csr_host_rows.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_vector.hpp"
 #include "impl/dia.hpp"
@@ -74,20 +76,9 @@ void check_vector_shape(const CsrVectorShape& shape) {
   }
 }
 
-// The raw HIP/CUDA kernels run on the instance's native stream, on contiguous x and y, for the
-// types src/raw/raw_spmv.cpp instantiates; anything else is a clear error, not a fallback.
-template <class ExecSpace>
-void* native_stream(const ExecSpace& space) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return space.cuda_stream();
-#endif
-#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
-  if constexpr (std::is_same<ExecSpace, Kokkos::HIP>::value) return space.hip_stream();
-#endif
-  (void)space;
-  return nullptr;
-}
-
+// The raw HIP/CUDA kernels run on the instance's native stream (impl::native_stream), on
+// contiguous x and y, for the types src/raw/raw_spmv.cpp instantiates; anything else is a clear
+// error, not a fallback.
 template <class View>
 bool is_contiguous(const View& v) {
   return v.span_is_contiguous() && (v.extent(0) < 2 || v.stride(0) == 1);
@@ -98,50 +89,13 @@ void check_raw(const XView& x, const YView& y) {
   if (!raw_available<ExecSpace, S, O, Off>()) {
     throw std::invalid_argument(
         "kspmv::spmv: algorithm raw needs a CUDA or HIP build (KSPMV_HAVE_RAW_GPU), a GPU execution space, and "
-        "float or double values with int/int offsets and indices or int64_t/int64_t");
+        "float or double values with int or int64_t indices and offsets of the index type, int64_t or size_t");
   }
   if (!is_contiguous(x) || !is_contiguous(y)) throw std::invalid_argument("kspmv::spmv: algorithm raw needs contiguous x and y");
 }
 
 // One dispatch per format. Each picks the kernel (options.algorithm or the heuristic of
 // launch.hpp) and launches it; arguments are already checked.
-
-template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
-              const YView& y, const SpmvOptions& options) {
-  Algorithm algorithm = options.algorithm;
-  if (algorithm == Algorithm::automatic) {
-    algorithm = choose_csr_algorithm(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
-  }
-  switch (algorithm) {
-    case Algorithm::csr_scalar:
-      spmv_csr_scalar(space, alpha, A, x, beta, y);
-      return;
-    case Algorithm::csr_vector: {
-      const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), options);
-      check_vector_shape<ExecSpace>(shape);
-      spmv_csr_vector(space, alpha, A, x, beta, y, shape);
-      return;
-    }
-    case Algorithm::raw: {
-      check_raw<ExecSpace, S, O, Off>(x, y);
-      const int group = options.lanes_per_row > 0
-                            ? options.lanes_per_row
-                            : raw_vector_lanes(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
-      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
-        raw::csr_vector<S, O, Off>(native_stream(space), group, A.num_rows(), A.row_offsets.data(), A.col_indices.data(),
-                                   A.values.data(), x.data(), y.data(), alpha, beta);
-      }
-      return;
-    }
-    case Algorithm::csr_balanced:
-      // Without a Plan the partition is rebuilt on every call: fine once, wasteful in a loop.
-      spmv_csr_balanced(space, alpha, balanced_from_csr(A), x, beta, y);
-      return;
-    default:
-      unsupported_algorithm(algorithm, "CSR");
-  }
-}
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
@@ -169,6 +123,89 @@ void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off
                                  A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(),
                                  A.csr.values.data(), x.data(), y.data(), A.partial_sums.data(),
                                  A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
+  }
+}
+
+// The kernel the analysis chose for A. The raw kernels need contiguous x and y: strided vectors
+// take the Kokkos kernel of the same family.
+template <class ExecSpace, class Analysis, class S, class O, class Off, class D, class XView, class YView>
+void run_csr_choice(const ExecSpace& space, const Analysis& analysis, S alpha, const CsrMatrix<S, O, Off, D>& A,
+                    const XView& x, S beta, const YView& y) {
+  const CsrChoice& choice = analysis.choice;
+  const bool contiguous = is_contiguous(x) && is_contiguous(y);
+  switch (choice.kernel) {
+    case CsrKernel::thread_per_row:
+      spmv_csr_scalar(space, alpha, A, x, beta, y);
+      return;
+    case CsrKernel::raw_vector:
+      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+        if (contiguous) {
+          raw::csr_vector<S, O, Off>(native_stream(space), choice.lanes_per_row, A.num_rows(), A.row_offsets.data(),
+                                     A.col_indices.data(), A.values.data(), x.data(), y.data(), alpha, beta);
+          return;
+        }
+      }
+      [[fallthrough]];
+    case CsrKernel::vector:
+      spmv_csr_vector(space, alpha, A, x, beta, y, csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), SpmvOptions()));
+      return;
+    case CsrKernel::balanced:
+    case CsrKernel::raw_balanced: {
+      SpmvOptions balanced;  // automatic: the raw kernel where it can run, the Kokkos one otherwise
+      if (choice.kernel == CsrKernel::balanced) balanced.algorithm = Algorithm::csr_balanced;
+      balanced.team_size = choice.block_threads;
+      dispatch(space, alpha, analysis.balanced(space, A), x, beta, y, balanced);
+      return;
+    }
+    case CsrKernel::host_rows:
+      if constexpr (!is_gpu_space<ExecSpace>()) {
+        spmv_csr_host_rows(space, alpha, A, x, beta, y, analysis.host_chunks);
+        return;
+      }
+      break;
+  }
+  throw std::logic_error(std::string("kspmv::spmv: CSR kernel ") + to_string(choice.kernel) + " cannot run on " +
+                         ExecSpace::name());
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  switch (options.algorithm) {
+    case Algorithm::automatic:
+      if (options.team_size != 0 || options.lanes_per_row != 0 || options.rows_per_thread != 0) {
+        throw std::invalid_argument(
+            "kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread) need an explicit algorithm; "
+            "the automatic one chooses its own");
+      }
+      run_csr_choice(space, *csr_analysis(space, A), alpha, A, x, beta, y);
+      return;
+    case Algorithm::csr_scalar:
+      spmv_csr_scalar(space, alpha, A, x, beta, y);
+      return;
+    case Algorithm::csr_vector: {
+      const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), options);
+      check_vector_shape<ExecSpace>(shape);
+      spmv_csr_vector(space, alpha, A, x, beta, y, shape);
+      return;
+    }
+    case Algorithm::raw: {
+      check_raw<ExecSpace, S, O, Off>(x, y);
+      const int group = options.lanes_per_row > 0
+                            ? options.lanes_per_row
+                            : raw_vector_lanes(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
+      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+        raw::csr_vector<S, O, Off>(native_stream(space), group, A.num_rows(), A.row_offsets.data(), A.col_indices.data(),
+                                   A.values.data(), x.data(), y.data(), alpha, beta);
+      }
+      return;
+    }
+    case Algorithm::csr_balanced:
+      // The partition is kept with the matrix, as the automatic choice's analysis is.
+      spmv_csr_balanced(space, alpha, csr_analysis(space, A)->balanced(space, A), x, beta, y);
+      return;
+    default:
+      unsupported_algorithm(options.algorithm, "CSR");
   }
 }
 
@@ -256,9 +293,15 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 /// Throws std::invalid_argument, before any kernel runs, if x does not have num_cols entries or
 /// y does not have num_rows entries, or if options do not apply to A's format.
 ///
-/// \param options forces an algorithm or launch tunables; the default picks per format: for CSR
-///        by average row length (impl/launch.hpp), for BalancedCsrMatrix the raw kernel where it
-///        can run (GPU build, contiguous x and y), its Kokkos kernel otherwise.
+/// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call
+/// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then
+/// runs the CSR kernel chosen from that structure by impl::choose_csr_kernel (impl/launch.hpp):
+/// raw vector or load-balanced CSR on GPUs with the raw kernels, chunks of rows of equal work on
+/// host backends. It never converts A to another format: kspmv::Plan does that.
+///
+/// \param options forces an algorithm (launch tunables need one); the default picks per format:
+///        for CsrMatrix as above, for BalancedCsrMatrix the raw kernel where it can run (GPU
+///        build, contiguous x and y), its Kokkos kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
@@ -300,6 +343,24 @@ std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
     typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
   spmv(typename Matrix::execution_space(), alpha, A, x, beta, y, options);
+}
+
+/// What the automatic spmv runs on A on ExecSpace, and why: the CSR kernel and its launch, e.g.
+/// "raw_balanced, 256 threads a block: bandwidth-bound; ...". Empty before A's first automatic
+/// call on ExecSpace (it analyses nothing itself).
+template <class ExecSpace, class S, class O, class Off, class D>
+std::string automatic_choice(const ExecSpace&, const CsrMatrix<S, O, Off, D>& A) {
+  const auto analysis = A.impl_analysis_cache().template find<impl::CsrAnalysis<ExecSpace, S, O, Off, D>>();
+  if (!analysis) return std::string();
+  const impl::CsrChoice& c = analysis->choice;
+  std::string launch;
+  if (c.kernel == impl::CsrKernel::raw_vector) launch = ", " + std::to_string(c.lanes_per_row) + " lanes a row";
+  if (c.kernel == impl::CsrKernel::raw_balanced) launch = ", " + std::to_string(c.block_threads) + " threads a block";
+  return std::string(impl::to_string(c.kernel)) + launch + ": " + c.reason;
+}
+template <class S, class O, class Off, class D>
+std::string automatic_choice(const CsrMatrix<S, O, Off, D>& A) {
+  return automatic_choice(typename D::execution_space(), A);
 }
 
 }  // namespace kspmv

@@ -5,8 +5,9 @@
 
 namespace kspmv {
 
-/// Kernel choices for CSR. `automatic` picks by the average row length (see
-/// impl::choose_csr_algorithm).
+/// Kernel choices. `automatic` lets kspmv choose: on a CsrMatrix from its structure, analysed on
+/// the first call and kept with the matrix (see kspmv::spmv); on the other formats their own
+/// kernel.
 enum class Algorithm {
   automatic,
   csr_scalar,         ///< CSR: one thread per row
@@ -14,7 +15,7 @@ enum class Algorithm {
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
   raw,                ///< CSR, load-balanced CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
-  csr_balanced,       ///< CSR: nonzeros split evenly over teams (analysis on every call; see Plan); on a
+  csr_balanced,       ///< CSR: nonzeros split evenly over teams, the partition kept with the matrix; on a
                       ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs)
 };
 
@@ -32,7 +33,8 @@ inline const char* to_string(Algorithm a) {
   return "unknown";
 }
 
-/// Options of kspmv::spmv. Zero means "let kspmv choose" for every tunable.
+/// Options of kspmv::spmv. Zero means "let kspmv choose" for every tunable; a non-zero tunable
+/// needs an explicit algorithm on a CsrMatrix.
 struct SpmvOptions {
   Algorithm algorithm = Algorithm::automatic;
   int team_size = 0;      ///< csr_vector: threads (rows in flight) per team; raw balanced CSR: threads

@@ -47,14 +47,13 @@ int64_t entries_beyond(const LengthView& lengths, int64_t width) {
   return total;
 }
 
-// The longest row of a CSR matrix, without storing the row lengths.
-template <class Csr>
-int64_t longest_row(const Csr& A) {
+// The longest row of a CSR matrix, without storing the row lengths, on `space`.
+template <class Csr, class ExecSpace = typename Csr::execution_space>
+int64_t longest_row(const Csr& A, const ExecSpace& space = ExecSpace(), const char* label = "kspmv::convert[longest_row]") {
   int64_t result = 0;
   const auto offsets = A.row_offsets;
   Kokkos::parallel_reduce(
-      "kspmv::convert[longest_row]",
-      Kokkos::RangePolicy<typename Csr::execution_space, Kokkos::IndexType<int64_t>>(0, A.num_rows()),
+      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.num_rows()),
       KOKKOS_LAMBDA(const int64_t i, int64_t& m) {
         const int64_t len = int64_t(offsets(i + 1)) - int64_t(offsets(i));
         m = len > m ? len : m;

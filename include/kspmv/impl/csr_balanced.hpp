@@ -197,9 +197,9 @@ void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha
 /// (one binary search per block), num_rows for the end; the same kernel zeroes the arrival
 /// counters. One allocation, one kernel, nothing back to the host: on a cache-resident matrix
 /// the partition costs a few SpMVs.
-template <class S, class O, class Off, class D>
-BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
-  using execution_space = typename D::execution_space;
+template <class ExecSpace, class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+  using execution_space = ExecSpace;
   using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
   const BalancedShape shape =
       balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz(),
@@ -212,7 +212,7 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
   const auto arrivals = balanced.arrivals;
   const auto offsets = A.row_offsets;
   Kokkos::parallel_for(
-      "kspmv::convert[csr_balanced_rows]", Policy(0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
+      "kspmv::convert[csr_balanced_rows]", Policy(space, 0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
         if (b == blocks) {
           first_row(b) = O(m);
           return;
@@ -226,6 +226,10 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>&
         first_row(b) = O(lo);
       });
   return balanced;
+}
+template <class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const CsrMatrix<S, O, Off, D>& A) {
+  return balanced_from_csr(typename D::execution_space(), A);
 }
 
 }  // namespace impl

@@ -7,8 +7,10 @@
 #include "../spmv_options.hpp"
 #include "raw.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +32,20 @@ constexpr int warp_width() {
 #endif
 #endif
   return 1;
+}
+
+// The native stream of a CUDA or HIP execution space instance, where the raw kernels run and
+// the unit in which GPU work is ordered; nullptr on host backends.
+template <class ExecSpace>
+void* native_stream(const ExecSpace& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) return space.cuda_stream();
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+  if constexpr (std::is_same<ExecSpace, Kokkos::HIP>::value) return space.hip_stream();
+#endif
+  (void)space;
+  return nullptr;
 }
 
 template <class ExecSpace>
@@ -149,15 +165,17 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = 
 
 /// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
 /// 512 threads of 4 entries leave the SM twice the L1 for x of 256 threads of 8, with half the
-/// loads in flight. On the H200 (experiment outside the repository, same partition) 512 threads
-/// were 2.1% faster on uniform random, 3.0% on power law and 1.0% on heavy rows, whose columns
-/// are random over an x of 64-128 MB, and 7-25% slower on the replicated real matrices and
-/// bcsstk13, whose gathers stay near the diagonal. So 512 when most sampled rows gather far from
-/// their diagonal (far_fraction: the mean over rows of the share of entries with
-/// |col - row*n/m| > n/8) and x is larger than the L2 cache.
+/// loads in flight. That pays where neighbouring rows share no lines of x, so that each gather
+/// waits on memory: windows of 32 consecutive rows gathering more than 0.75 distinct 128-byte
+/// lines of x per entry (raw::RowStatistics). Measured on the H200: 512 threads 1-3% faster on
+/// uniform random, power law and heavy rows (random columns, about 1 line an entry) and 2-8%
+/// on four graph and mesh matrices replicated to 50 million entries (ca-CondMat, ca-HepTh,
+/// lp_dfl001, cs4: 0.81-0.86), 3-11% slower on the graphs at 0.43-0.70 (PGPgiantcompo,
+/// p2p-Gnutella09, tech-WHOIS, ct2010, bcspwr10) and 5-26% slower on the other large matrices.
 constexpr int raw_balanced_default_block_threads = 256;
-inline int raw_balanced_block_threads(double far_fraction, double x_bytes, double l2_bytes) {
-  return far_fraction > 0.5 && l2_bytes > 0 && x_bytes > l2_bytes ? 512 : raw_balanced_default_block_threads;
+constexpr double raw_balanced_512_min_lines_per_entry = 0.75;
+inline int raw_balanced_block_threads(double window_lines_per_entry) {
+  return window_lines_per_entry > raw_balanced_512_min_lines_per_entry ? 512 : raw_balanced_default_block_threads;
 }
 
 /// Whether the raw balanced kernel finishes rows spanning blocks in its own launch (the last
@@ -247,6 +265,201 @@ inline int64_t hyb_width_minimizing_bytes(const std::vector<int64_t>& histogram,
   }
   return best_width;
 }
+
+/// The kernels the automatic spmv on a CsrMatrix chooses among, once per matrix and execution
+/// space (impl/csr_analysis.hpp keeps the choice with the matrix). None converts the matrix.
+enum class CsrKernel {
+  thread_per_row,  ///< Kokkos: a thread walks each row (impl/csr_scalar.hpp)
+  vector,          ///< Kokkos: a group of lanes per row (impl/csr_vector.hpp)
+  balanced,        ///< Kokkos: blocks of equally many nonzeros (impl/csr_balanced.hpp)
+  raw_vector,      ///< raw HIP/CUDA vector CSR (src/raw/kernels.hpp)
+  raw_balanced,    ///< raw HIP/CUDA load-balanced CSR
+  host_rows,       ///< host backends: chunks of rows of equal work (impl/csr_host_rows.hpp)
+};
+
+inline const char* to_string(CsrKernel k) {
+  switch (k) {
+    case CsrKernel::thread_per_row: return "thread_per_row";
+    case CsrKernel::vector: return "vector";
+    case CsrKernel::balanced: return "balanced";
+    case CsrKernel::raw_vector: return "raw_vector";
+    case CsrKernel::raw_balanced: return "raw_balanced";
+    case CsrKernel::host_rows: return "host_rows";
+  }
+  return "unknown";
+}
+
+/// What the automatic choice knows of a CSR matrix: its sizes and bytes (from the host), and
+/// what one pass over its rows measures on the device (raw::row_statistics; the Kokkos kernels'
+/// GPU path measures the longest row alone): row lengths, and on windows of consecutive rows how
+/// many distinct lines of x they gather per entry.
+struct CsrStructure {
+  int64_t rows = 0, cols = 0, nnz = 0;
+  int64_t longest_row = 0;
+  double length_squares = 0;          // sum over rows of length^2; 0 where not measured
+  double window_lines_per_entry = 0;  // see raw::RowStatistics; 0 where not measured
+  double bytes = 0;             // CSR arrays, x and y: the least one SpMV moves
+  double x_bytes = 0;
+  double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
+  /// Standard deviation of the row lengths over their mean.
+  double row_length_variation() const {
+    const double mean = average_row();
+    if (rows == 0 || mean <= 0) return 0.0;
+    const double variance = length_squares / double(rows) - mean * mean;
+    return variance > 0 ? std::sqrt(variance) / mean : 0.0;
+  }
+};
+
+/// What the automatic choice knows of the backend.
+struct CsrBackend {
+  int wave = 1;                  // warp_width: 1 on host backends
+  bool raw = false;              // the raw HIP/CUDA kernels run for these types (raw_available)
+  double cache_bytes = 0;        // the GPU's L2 cache (raw::l2_cache_bytes), 0 if unknown
+  int64_t resident_threads = 0;  // threads the GPU holds at once (raw::resident_threads), 0 if unknown
+};
+
+/// The automatic choice: a kernel, its launch shape, and why (kept for reports and tests).
+struct CsrChoice {
+  CsrKernel kernel = CsrKernel::thread_per_row;
+  int lanes_per_row = 1;  // raw_vector
+  int block_threads = 0;  // raw_balanced: 256 or 512
+  std::string reason;
+};
+
+/// Below this many bytes moved (CSR arrays, x and y) a GPU SpMV is bound by its launch and by
+/// its longest chain of dependent steps rather than by bandwidth: a quarter of the L2 cache (15 MB
+/// on the H200, whose 60 MB L2 holds two copies of lines used by both halves of the chip), or
+/// 16 MB where the cache size is unknown.
+inline double latency_bound_bytes(double cache_bytes) { return cache_bytes > 0 ? cache_bytes / 4 : 16e6; }
+
+/// Longest row, in dependent steps of 4 loads a lane, that the raw vector kernel keeps on a
+/// latency-bound matrix. A step costs about 0.3 us on the H200: a wave per row beat 4 lanes on
+/// wiki-Vote (893 entries: 6.1 against 13.6 us), and the balanced partition (7-8 us whatever the
+/// rows) beat a wave per row on arrow's 46,500-entry row (128 us).
+constexpr int64_t raw_vector_max_steps = 12;
+
+/// A row walked by one Kokkos thread (about 80 ns an entry on the H200) outlasts the SpMV of the
+/// whole matrix, streamed at about 3 TB/s (4 ps an entry), from about nnz / 20000 entries; the
+/// Kokkos balanced kernel, 2-3x slower than a thread per row on regular matrices (0.43-0.62 of
+/// copy bandwidth against 0.57-0.82), pays off from twice that. Latency-bound matrices: 256
+/// entries (20 us), or 8192 for the vector kernel's lanes.
+inline bool kokkos_long_tail(int64_t longest_row, int64_t nnz, bool vector, bool latency_bound) {
+  const int64_t cap = vector ? 8192 : 256;
+  return longest_row > (latency_bound ? cap : std::max<int64_t>(cap, nnz / 10000));
+}
+
+/// Bandwidth-bound matrices whose rows a thread each walks fastest (the Kokkos thread-per-row
+/// kernel): short rows (at most 10 entries on average), alike (length variation at most 0.5),
+/// and neighbouring rows gathering the same lines of x (windows of 32 rows gathering at most 0.2
+/// distinct lines per entry). A warp then reads 32 neighbouring rows whose lines of A and of x stay
+/// in L1 across its steps, with no staging; the balanced kernel's staging in shared memory leaves
+/// less L1 for them. Measured on the H200 (perf_tests/results/h200_csr): thread per row 4-13%
+/// faster than raw balanced CSR on eight meshes and FEM matrices replicated to 50 million entries
+/// (0.04-0.17 lines an entry), within 5% on 7-point Poisson, delaunay_n14 and luxembourg_osm,
+/// and 5-28% slower where one of the three fails (crack: 0.28 lines an entry; stocfor3:
+/// variation 0.8; banded: 11 entries a row; cage10: 13).
+constexpr double thread_row_max_average = 10, thread_row_max_variation = 0.5, thread_row_max_lines_per_entry = 0.2;
+inline bool rows_for_a_thread_each(const CsrStructure& s) {
+  return s.average_row() <= thread_row_max_average && s.row_length_variation() <= thread_row_max_variation &&
+         s.window_lines_per_entry <= thread_row_max_lines_per_entry;
+}
+
+/// Bandwidth-bound matrices whose rows raw vector CSR reads fastest: rows long enough for 16
+/// lanes or more (48 entries on average), a tail at most 16 times the average, and rows enough
+/// to occupy the GPU four times over, so that a long row's steps hide behind the others. Measured
+/// on the H200: 3-14% faster than raw balanced CSR on bcsstk16, bcsstk33, tomography and wood1p
+/// (60-290 entries a row, tails 1.4-9x) replicated; 11-47% slower with 8 lanes (bcsstk13,
+/// lp_maros_r7: 42-46 a row), a tail of 68x (lp_d6cube) or 9700 rows of 5161 entries (fit2d).
+constexpr double vector_min_average = 48, vector_max_tail = 16;
+constexpr int64_t vector_min_occupancy = 4;
+inline bool rows_for_vector_lanes(const CsrStructure& s, int lanes, int64_t resident_threads) {
+  const double average = s.average_row();
+  return average >= vector_min_average && double(s.longest_row) <= vector_max_tail * average &&
+         (resident_threads <= 0 || s.rows * int64_t(lanes) >= vector_min_occupancy * resident_threads);
+}
+
+/// Lanes a row of the raw vector kernel on a latency-bound matrix. While a group per row for every
+/// row fits on the GPU at once (rows x wave <= resident threads), a whole wave per row shortens
+/// each row's chain of dependent loads at no cost; beyond that the extra warps queue, and rows
+/// keep raw_vector_lanes. Measured on the H200 on 42 cache-resident matrices whose longest row
+/// raw_vector_lanes reaches: a wave per row was within 2% of, or up to 39% faster than,
+/// raw_vector_lanes on all 22 with rows x 32 <= 270,336 (132 multiprocessors of 2048 threads), and
+/// 5% to 3.5x slower on 18 of the 20 larger ones (6% and 11% faster on OPF_3754 and ca-HepTh).
+inline int latency_bound_lanes(const CsrStructure& s, int wave, int64_t resident_threads) {
+  const int lanes = raw_vector_lanes(s.average_row(), wave);
+  const bool all_resident = resident_threads > 0 && s.rows * int64_t(wave) <= resident_threads;
+  return all_resident || s.longest_row > raw_vector_max_steps * 4 * lanes ? wave : lanes;
+}
+
+/// The automatic CSR choice, from the structure alone (never from a matrix's name or size class):
+/// - host backends: chunks of rows of equal work, long rows reduced by every thread;
+/// - GPUs with the raw kernels, latency-bound matrices: raw vector CSR with latency_bound_lanes
+///   while its longest row takes at most raw_vector_max_steps steps, the balanced partition
+///   beyond;
+/// - GPUs with the raw kernels, larger matrices: a thread per row for short, alike rows sharing
+///   lines of x (rows_for_a_thread_each), raw vector CSR for long rows without a long tail
+///   (rows_for_vector_lanes), and otherwise raw balanced CSR, the fastest CSR kernel on most
+///   matrices measured, with 512 threads a block where neighbouring rows share no lines of x
+///   (raw_balanced_block_threads);
+/// - GPUs without them: thread per row or vector lanes by the average row, the Kokkos balanced
+///   kernel for a long tail (kokkos_long_tail).
+inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
+  CsrChoice c;
+  if (b.wave <= 1) {
+    c.kernel = CsrKernel::host_rows;
+    c.reason = "host backend: chunks of rows of equal work";
+    return c;
+  }
+  const bool latency_bound = s.bytes <= latency_bound_bytes(b.cache_bytes);
+  const double average = s.average_row();
+  if (b.raw && latency_bound) {
+    const int lanes = latency_bound_lanes(s, b.wave, b.resident_threads);
+    if (s.longest_row <= raw_vector_max_steps * 4 * lanes) {
+      c.kernel = CsrKernel::raw_vector;
+      c.lanes_per_row = lanes;
+      c.reason = "latency-bound; the longest row takes at most " + std::to_string(raw_vector_max_steps) + " steps";
+    } else {
+      c.kernel = CsrKernel::raw_balanced;
+      c.block_threads = raw_balanced_default_block_threads;
+      c.reason = "latency-bound; balanced partition so no row runs alone";
+    }
+    return c;
+  }
+  if (b.raw) {
+    const int lanes = raw_vector_lanes(average, b.wave);
+    if (rows_for_a_thread_each(s)) {
+      c.kernel = CsrKernel::thread_per_row;
+      c.reason = "bandwidth-bound; short alike rows sharing lines of x";
+    } else if (rows_for_vector_lanes(s, lanes, b.resident_threads)) {
+      c.kernel = CsrKernel::raw_vector;
+      c.lanes_per_row = lanes;
+      c.reason = "bandwidth-bound; long rows without a long tail";
+    } else {
+      c.kernel = CsrKernel::raw_balanced;
+      c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry);
+      c.reason = "bandwidth-bound; balanced partition";
+    }
+    return c;
+  }
+  const bool vector = choose_csr_algorithm(average, b.wave) == Algorithm::csr_vector;
+  if (kokkos_long_tail(s.longest_row, s.nnz, vector, latency_bound)) {
+    c.kernel = CsrKernel::balanced;
+    c.reason = "long tail: balanced partition";
+  } else {
+    c.kernel = vector ? CsrKernel::vector : CsrKernel::thread_per_row;
+    c.reason = vector ? "lanes per row by the average row" : "short rows: a thread per row";
+  }
+  return c;
+}
+
+/// Host backends (impl/csr_host_rows.hpp): the rows are cut into chunks of equal work, counting
+/// each row as its entries plus host_row_cost (the loop's start, y's write), so that short rows
+/// are not free; host_chunks_per_thread chunks a thread, taken dynamically, so a chunk holding a
+/// long row does not hold up the others. A row longer than a chunk's work is summed by every
+/// thread, one reduction per such row (there are fewer than the chunks).
+constexpr int64_t host_row_cost = 2;
+constexpr int host_chunks_per_thread = 8;
+inline int64_t host_chunks(int concurrency) { return concurrency > 1 ? int64_t(concurrency) * host_chunks_per_thread : 1; }
 
 }  // namespace impl
 }  // namespace kspmv

@@ -11,6 +11,7 @@
 #include "../csr.hpp"
 #include "convert_common.hpp"
 #include "convert_dia.hpp"
+#include "csr_analysis.hpp"
 #include "launch.hpp"
 
 #include <algorithm>
@@ -53,7 +54,6 @@ struct PlanStructure {
   int64_t diagonals = -1;
   int64_t diagonal_sample_rows = 0;
   int64_t dia_affordable = 0;  // dia_affordable_diagonals: DIA with more diagonals cannot win
-  double far_fraction = 0;  // sampled rows: mean share of entries with |col - row*cols/rows| > cols/8
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
 };
 
@@ -91,43 +91,6 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t
   insert_diagonals(A, diagonals, stride, "kspmv::plan[diagonals]");
   const auto [size, failed] = diagonals.size_and_failed();
   return failed || size > limit ? -1 : size;
-}
-
-/// Rows between the rows the analysis samples (their diagonals, how far they gather x): about
-/// 65536 rows in all, enough to meet every diagonal of a stencil or a band, few enough to cost
-/// microseconds.
-inline int64_t sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 65536); }
-
-/// Mean over the rows 0, stride, 2 x stride, ... of the share of their entries whose column is
-/// more than an eighth of the columns away from the row's diagonal position (row x cols/rows):
-/// near 0 for stencils, banded and block-diagonal matrices, about 3/4 for random columns. Empty
-/// rows count as 0; a long row is judged by 64 of its entries, evenly spaced.
-template <class S, class O, class Off, class D>
-double far_fraction(const CsrMatrix<S, O, Off, D>& A, int64_t stride) {
-  const int64_t m = A.num_rows(), n = A.num_cols();
-  if (m == 0 || n == 0) return 0.0;
-  const int64_t sampled = (m + stride - 1) / stride;
-  const auto offsets = A.row_offsets;
-  const auto cols = A.col_indices;
-  const double scale = double(n) / double(m), window = double(n) / 8;
-  double sum = 0;
-  Kokkos::parallel_reduce(
-      "kspmv::plan[far_fraction]",
-      Kokkos::RangePolicy<typename D::execution_space, Kokkos::IndexType<int64_t>>(0, sampled),
-      KOKKOS_LAMBDA(const int64_t s, double& total) {
-        const int64_t i = s * stride;
-        const int64_t begin = int64_t(offsets(i)), end = int64_t(offsets(i + 1));
-        // At most 64 entries a row, evenly spaced: a row of millions would hold up the pass.
-        const int64_t step = (end - begin + 63) / 64 > 1 ? (end - begin + 63) / 64 : 1;
-        int64_t far = 0, seen = 0;
-        for (int64_t k = begin; k < end; k += step, ++seen) {
-          const double distance = double(cols(k)) - double(i) * scale;
-          far += (distance > window || distance < -window) ? 1 : 0;
-        }
-        total += seen > 0 ? double(far) / double(seen) : 0.0;
-      },
-      sum);
-  return sum / double(sampled);
 }
 
 /// The most diagonals with which DIA could still win, 0 if none: at most max_diagonals, within
@@ -187,7 +150,6 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
     p.diagonals = count_diagonals(A, p.dia_affordable, stride);
     p.diagonal_sample_rows = (m + stride - 1) / stride;
   }
-  if (raw_available<execution_space, S, O, Off>()) p.far_fraction = far_fraction(A, sample_stride(m));
   return p;
 }
 

@@ -1,0 +1,172 @@
+#pragma once
+// The analysis behind the automatic kspmv::spmv on a CsrMatrix. The first call measures the
+// structure on the device (the longest row; for a matrix beyond the cache on a GPU with the raw
+// kernels, how far a sample of rows gathers x), chooses a CSR kernel (launch.hpp:
+// choose_csr_kernel) and builds what that kernel needs: the balanced partition on GPUs, the row
+// chunks on host backends. The result lives in the matrix's AnalysisCache, shared by its copies,
+// one entry per execution space type; later calls find it and launch the SpMV alone.
+//
+// What it keeps is small next to the matrix: the balanced partition is an ordinal and, per
+// execution space instance, two partial sums and a counter per block of 2048 entries (256 or
+// more on latency-bound matrices), under 0.2% of the CSR arrays (0.8% at the smallest blocks);
+// the host chunks are a few dozen integers.
+
+#include <Kokkos_Core.hpp>
+
+#include "../csr.hpp"
+#include "../csr_balanced.hpp"
+#include "convert_common.hpp"
+#include "csr_balanced.hpp"
+#include "csr_host_rows.hpp"
+#include "launch.hpp"
+#include "raw.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kspmv {
+namespace impl {
+
+/// Rows between the rows a sampling pass reads (the Plan's diagonals): about 65536 rows in all,
+/// enough to meet every diagonal of a stencil or a band, few enough to cost microseconds.
+inline int64_t sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 65536); }
+
+/// Windows of consecutive rows the analysis samples for the lines of x they gather (2048 windows
+/// of 32 rows: 65536 rows, spread over the matrix).
+constexpr int64_t analysis_windows = 2048;
+
+/// What the automatic spmv on a CsrMatrix learned on its first call on ExecSpace: the kernel
+/// and what it needs. Immutable once made, but for the balanced kernel's workspace, of which
+/// each execution space instance (each stream) gets its own on its first call, so calls on
+/// different instances may overlap.
+template <class ExecSpace, class S, class O, class Off, class D>
+class CsrAnalysis {
+ public:
+  using csr_type = CsrMatrix<S, O, Off, D>;
+  using balanced_type = BalancedCsrMatrix<S, O, Off, D>;
+
+  CsrStructure structure;
+  CsrChoice choice;
+  HostRowChunks host_chunks;  // host_rows only
+
+  CsrAnalysis(const csr_type& A, const CsrStructure& s, const CsrChoice& c)
+      : structure(s), choice(c), m_offsets(A.row_offsets.data()), m_indices(A.col_indices.data()),
+        m_rows(A.num_rows()), m_cols(A.num_cols()), m_nnz(int64_t(A.nnz())) {}
+
+  /// Whether this analysis was made for A's present Views and sizes (values may differ).
+  bool describes(const csr_type& A) const {
+    return A.row_offsets.data() == m_offsets && A.col_indices.data() == m_indices && A.num_rows() == m_rows &&
+           A.num_cols() == m_cols && int64_t(A.nnz()) == m_nnz;
+  }
+
+  /// The balanced partition of A with a workspace for `space`'s instance: the one made with the
+  /// partition for the first instance, a new one (allocated here, once) for each other.
+  const balanced_type& balanced(const ExecSpace& space, const csr_type& A) const {
+    const void* instance = instance_key(space);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_balanced.empty()) {
+      m_balanced.emplace_back(instance, std::make_unique<balanced_type>(balanced_from_csr(space, A)));
+      return *m_balanced.back().second;
+    }
+    for (const auto& b : m_balanced)
+      if (b.first == instance) return *b.second;
+    // Another instance: the partition, built on the first instance's stream, must be complete
+    // before this one reads it (a first call on a new instance may wait).
+    Kokkos::fence();
+    const balanced_type& first = *m_balanced.front().second;
+    m_balanced.emplace_back(instance, std::make_unique<balanced_type>(A, first.entries_per_block(), first.lanes(),
+                                                                      first.block_first_row));
+    return *m_balanced.back().second;
+  }
+
+  /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks.
+  size_t bytes() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    size_t total = host_chunks.bytes();
+    for (size_t i = 0; i < m_balanced.size(); ++i) {
+      const balanced_type& b = *m_balanced[i].second;
+      total += i == 0 ? b.bytes() : b.bytes() - b.block_first_row.extent(0) * sizeof(O);  // the partition is shared
+    }
+    return total;
+  }
+
+ private:
+  // A stream is the unit of ordering on GPUs; host instances cannot be told apart, and the host
+  // kernel chosen automatically needs no workspace.
+  static const void* instance_key(const ExecSpace& space) { return native_stream(space); }
+
+  const void* m_offsets;
+  const void* m_indices;
+  int64_t m_rows, m_cols, m_nnz;
+  mutable std::mutex m_mutex;
+  mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
+};
+
+/// Measures A's structure on `space` and chooses its kernel. A's sizes are known on the host; on
+/// GPUs the device answers with one pass over the rows, waited for: raw::row_statistics with the
+/// raw kernels (one launch, its answer written to host memory; windows of rows only beyond the
+/// latency bound, where the choice uses them), the longest row by a Kokkos reduction otherwise.
+/// Host backends measure nothing: their kernel is always the same.
+template <class ExecSpace, class S, class O, class Off, class D>
+std::pair<CsrStructure, CsrChoice> analyse_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+  CsrStructure s;
+  s.rows = A.num_rows();
+  s.cols = A.num_cols();
+  s.nnz = int64_t(A.nnz());
+  s.x_bytes = double(s.cols) * sizeof(S);
+  s.bytes = double(s.nnz) * (sizeof(S) + sizeof(O)) + double(s.rows + 1) * sizeof(Off) + s.x_bytes + double(s.rows) * sizeof(S);
+  CsrBackend b;
+  b.wave = warp_width<ExecSpace>();
+  b.raw = raw_available<ExecSpace, S, O, Off>();
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    b.cache_bytes = double(raw::l2_cache_bytes());
+    b.resident_threads = raw::resident_threads();
+    // A latency-bound matrix's choice needs the row lengths alone: no windows.
+    const int64_t windows = s.bytes <= latency_bound_bytes(b.cache_bytes) ? 0 : analysis_windows;
+    const raw::RowStatistics r = raw::row_statistics<O, Off>(native_stream(space), s.rows, A.row_offsets.data(),
+                                                             A.col_indices.data(), windows, int(sizeof(S)));
+    s.longest_row = r.longest_row;
+    s.length_squares = r.length_squares;
+    s.window_lines_per_entry = r.window_lines_per_entry;
+  } else if (is_gpu_space<ExecSpace>()) {
+    s.longest_row = longest_row(A, space, "kspmv::analysis[longest_row]");
+  }
+  return {s, choose_csr_kernel(s, b)};
+}
+
+/// Analyses made in this process, counted so that tests can tell a reused analysis from a new one.
+inline std::atomic<int64_t>& csr_analysis_count() {
+  static std::atomic<int64_t> count{0};
+  return count;
+}
+
+/// The analysis of A for ExecSpace: found in A's cache, or made now (on `space`) and kept there.
+template <class ExecSpace, class S, class O, class Off, class D>
+std::shared_ptr<const CsrAnalysis<ExecSpace, S, O, Off, D>> csr_analysis(const ExecSpace& space,
+                                                                         const CsrMatrix<S, O, Off, D>& A) {
+  using Analysis = CsrAnalysis<ExecSpace, S, O, Off, D>;
+  return A.impl_analysis_cache().template find_or_build<Analysis>(
+      [&](const Analysis& a) { return a.describes(A); },
+      [&] {
+        ++csr_analysis_count();
+        const auto [structure, choice] = analyse_csr(space, A);
+        auto analysis = std::make_shared<Analysis>(A, structure, choice);
+        if (choice.kernel == CsrKernel::host_rows) {
+          if constexpr (!is_gpu_space<ExecSpace>()) {
+            space.fence();  // the offsets are read on the host
+            analysis->host_chunks = host_row_chunks(A, ExecSpace().concurrency());  // all threads, not a partition's
+          }
+        }
+        // The partition and the first instance's workspace, now, so later calls allocate nothing.
+        if (choice.kernel == CsrKernel::balanced || choice.kernel == CsrKernel::raw_balanced) analysis->balanced(space, A);
+        return std::shared_ptr<const Analysis>(std::move(analysis));
+      });
+}
+
+}  // namespace impl
+}  // namespace kspmv

@@ -1,0 +1,136 @@
+#pragma once
+// Host backends (OpenMP, Serial): the rows in chunks of about equal work, counting a row as its
+// entries plus launch.hpp's host_row_cost, taken by the threads dynamically. A thread sums each
+// row of its chunk with four running sums, so that on matrices held in cache the latency of
+// dependent additions does not set the pace. A row longer than a chunk's work would hold up one
+// thread while the others wait: each such row is reduced by all threads instead, one reduction
+// a row, after the chunks (there are fewer such rows than chunks).
+
+#include <Kokkos_Core.hpp>
+
+#include "../csr.hpp"
+#include "launch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace kspmv {
+namespace impl {
+
+/// The partition: chunk c holds rows [first_row[c], first_row[c+1]) but for the long rows,
+/// those longer than long_row_length entries, which are listed apart.
+struct HostRowChunks {
+  std::vector<int64_t> first_row;
+  int64_t long_row_length = 0;  // rows longer than this are in long_rows; 0 with one chunk (none)
+  std::vector<int64_t> long_rows;
+  int64_t num_chunks() const { return first_row.empty() ? 0 : int64_t(first_row.size()) - 1; }
+  size_t bytes() const { return (first_row.size() + long_rows.size()) * sizeof(int64_t); }
+};
+
+/// Cuts the rows of A (host-accessible) into host_chunks(concurrency) chunks: chunk c starts at
+/// the first row whose work before it, offsets[r] + host_row_cost * r, reaches c/chunks of the
+/// total. A row longer than a chunk's work spans such a cut, so checking the row at each cut
+/// finds every long row. O(chunks log rows), on the host.
+template <class S, class O, class Off, class D>
+HostRowChunks host_row_chunks(const CsrMatrix<S, O, Off, D>& A, int concurrency) {
+  HostRowChunks p;
+  const int64_t m = A.num_rows();
+  const int64_t chunks = m > 0 ? std::min<int64_t>(host_chunks(concurrency), m) : 0;
+  p.first_row.assign(size_t(chunks) + 1, m);
+  if (chunks == 0) return p;
+  const Off* offsets = A.row_offsets.data();
+  auto work = [&](int64_t r) { return int64_t(offsets[r]) + host_row_cost * r; };
+  const int64_t total = work(m);
+  p.first_row[0] = 0;
+  int64_t row = 0;
+  for (int64_t c = 1; c < chunks; ++c) {
+    const int64_t target = int64_t(double(total) * double(c) / double(chunks));
+    int64_t lo = row, hi = m;  // first r >= row with work(r) >= target
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (work(mid) < target) lo = mid + 1; else hi = mid;
+    }
+    p.first_row[size_t(c)] = row = lo;
+  }
+  if (chunks == 1) return p;
+  // Cuts are at most total/chunks + 1 apart, so a row of more entries spans one.
+  p.long_row_length = total / chunks + 2;
+  for (int64_t c = 1; c < chunks; ++c) {
+    const int64_t r = p.first_row[size_t(c)] - 1;
+    if (r < 0 || int64_t(offsets[r + 1]) - int64_t(offsets[r]) <= p.long_row_length) continue;
+    if (p.long_rows.empty() || p.long_rows.back() != r) p.long_rows.push_back(r);
+  }
+  return p;
+}
+
+template <class Matrix, class XView, class YView, bool BetaIsZero>
+struct CsrHostRowsFunctor {
+  using scalar_type = typename Matrix::value_type;
+  using ordinal_type = typename Matrix::ordinal_type;
+  using offset_type = typename Matrix::offset_type;
+
+  const offset_type* offsets;
+  const ordinal_type* cols;
+  const scalar_type* vals;
+  XView x;
+  YView y;
+  const int64_t* first_row;
+  int64_t long_row_length;  // rows longer than this are left to the long-row reductions; 0: none
+  scalar_type alpha, beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t chunk) const {
+    for (int64_t row = first_row[chunk]; row < first_row[chunk + 1]; ++row) {
+      const int64_t begin = int64_t(offsets[row]), end = int64_t(offsets[row + 1]);
+      if (long_row_length > 0 && end - begin > long_row_length) continue;
+      scalar_type s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int64_t k = begin;
+      for (; k + 3 < end; k += 4) {
+        s0 += vals[k] * x(cols[k]);
+        s1 += vals[k + 1] * x(cols[k + 1]);
+        s2 += vals[k + 2] * x(cols[k + 2]);
+        s3 += vals[k + 3] * x(cols[k + 3]);
+      }
+      for (; k < end; ++k) s0 += vals[k] * x(cols[k]);
+      const scalar_type sum = (s0 + s1) + (s2 + s3);
+      if (BetaIsZero) {
+        y(row) = alpha * sum;  // y is not read: NaN in y must not leak
+      } else {
+        y(row) = beta * y(row) + alpha * sum;
+      }
+    }
+  }
+};
+
+/// y = alpha*A*x + beta*y on a host execution space with the partition `chunks` of A.
+template <class ExecSpace, class Matrix, class XView, class YView>
+void spmv_csr_host_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
+                        typename Matrix::value_type beta, const YView& y, const HostRowChunks& chunks) {
+  using scalar_type = typename Matrix::value_type;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<int64_t>>;
+  const auto* offsets = A.row_offsets.data();
+  const auto* cols = A.col_indices.data();
+  const auto* vals = A.values.data();
+  const Policy policy(space, 0, chunks.num_chunks(), Kokkos::ChunkSize(1));
+  if (beta == scalar_type(0)) {
+    Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
+                         CsrHostRowsFunctor<Matrix, XView, YView, true>{offsets, cols, vals, x, y, chunks.first_row.data(),
+                                                                        chunks.long_row_length, alpha, beta});
+  } else {
+    Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
+                         CsrHostRowsFunctor<Matrix, XView, YView, false>{offsets, cols, vals, x, y, chunks.first_row.data(),
+                                                                         chunks.long_row_length, alpha, beta});
+  }
+  for (const int64_t row : chunks.long_rows) {
+    scalar_type sum = 0;
+    Kokkos::parallel_reduce(
+        "kspmv::spmv[host_rows_long]",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, int64_t(offsets[row]), int64_t(offsets[row + 1])),
+        KOKKOS_LAMBDA(const int64_t k, scalar_type& s) { s += vals[k] * x(cols[k]); }, sum);
+    // The reduction has fenced the instance; y is host memory.
+    y(row) = beta == scalar_type(0) ? alpha * sum : beta * y(row) + alpha * sum;
+  }
+}
+
+}  // namespace impl
+}  // namespace kspmv
