@@ -1,11 +1,13 @@
 // spmv_bench: every kspmv kernel beside KokkosKernels' spmv on the same matrices, with the
 // device's measured copy and read bandwidth in the same run.
 //
-//   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--real-dir DIR]
-//              [--repeat R] [--json FILE] [--csv FILE]
+//   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
+//              [--real-dir DIR] [--kernels all|csr] [--repeat R] [--json FILE] [--csv FILE]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
-// 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally.
+// 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
+// K: once, or as often as it takes to reach --replicate-to entries). --kernels csr runs only the
+// kernels that keep A in CSR (and KokkosKernels'), no format conversions.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round, each batch after one untimed call.
@@ -269,19 +271,11 @@ Candidate format_candidate(const std::string& name, const Matrix& A, const Vecto
           [=] { kspmv::spmv(1.0, *converted, x, 0.0, y, options); }};
 }
 
-std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y) {
-  std::vector<Candidate> list;
-  for (kspmv::Algorithm a : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar, kspmv::Algorithm::csr_vector}) {
-    kspmv::SpmvOptions o;
-    o.algorithm = a;
-    const auto run = [=] { kspmv::spmv(1.0, A, x, 0.0, y, o); };
-    list.push_back({std::string("kspmv:") + kspmv::to_string(a), [=] { return first_call(run); }, run});
-  }
+// Every format that converts A, and the Plan, which may (KernelSet::all).
+void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
   const kspmv::ConvertOptions defaults;
   kspmv::ConvertOptions sorted;
   sorted.sigma = 8 * kspmv::impl::default_slice_height<ExecSpace>();
-  list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, defaults,
-                                                             {kspmv::Algorithm::csr_balanced}));
   list.push_back(format_candidate<kspmv::EllMatrix>("kspmv:ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:blocked_ell_sorted", A, x, y, sorted));
@@ -313,16 +307,11 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                       return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
                     }});
   }
-  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
-    const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};
-    const auto raw_vector = [=] { kspmv::spmv(1.0, A, x, 0.0, y, raw); };
-    list.push_back({"kspmv:raw_csr_vector", [=] { return first_call(raw_vector); }, raw_vector});
-    list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:raw_blocked_ell", A, x, y, defaults, raw));
-    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced", A, x, y, defaults, raw));
-    kspmv::SpmvOptions raw512 = raw;
-    raw512.team_size = 512;
-    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced_512", A, x, y, defaults, raw512));
-  }
+}
+
+// KokkosKernels' spmv beside kspmv: its default (the vendor library where it was built with one),
+// its native kernel and its native merge path, each with a handle of its own.
+void add_kokkoskernels(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
   const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
@@ -354,10 +343,61 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
   list.push_back({"kk:default", [=] { return first_call(kk_default); }, kk_default});
 #endif
 #endif
+  (void)list, (void)A, (void)x, (void)y;
+}
+
+// Which kernels run: every kspmv kernel and format, or (`csr`) those that keep A in CSR.
+enum class KernelSet { all, csr };
+
+std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y, KernelSet set) {
+  std::vector<Candidate> list;
+  {
+    // The plain call: its setup is the first call on a new wrapper of A's Views, which has no
+    // analysis yet (a wrapper keeps its analysis, so each setup makes a new one).
+    auto fresh = std::make_shared<Matrix>();
+    list.push_back({"kspmv:automatic",
+                    [=] {
+                      *fresh = Matrix(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, A.values);
+                      Kokkos::fence();
+                      const auto t0 = Clock::now();
+                      kspmv::spmv(1.0, *fresh, x, 0.0, y);
+                      Kokkos::fence();
+                      return seconds_since(t0);
+                    },
+                    [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); }, [=] { return kspmv::automatic_choice(*fresh); }});
+  }
+  for (kspmv::Algorithm a : {kspmv::Algorithm::csr_scalar, kspmv::Algorithm::csr_vector}) {
+    kspmv::SpmvOptions o;
+    o.algorithm = a;
+    const auto run = [=] { kspmv::spmv(1.0, A, x, 0.0, y, o); };
+    list.push_back({std::string("kspmv:") + kspmv::to_string(a), [=] { return first_call(run); }, run});
+  }
+  list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, kspmv::ConvertOptions(),
+                                                             {kspmv::Algorithm::csr_balanced}));
+  if (set == KernelSet::all) add_formats(list, A, x, y);
+  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
+    const kspmv::ConvertOptions defaults;
+    const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};
+    const auto raw_vector = [=] { kspmv::spmv(1.0, A, x, 0.0, y, raw); };
+    list.push_back({"kspmv:raw_csr_vector", [=] { return first_call(raw_vector); }, raw_vector});
+    kspmv::SpmvOptions wave = raw;
+    wave.lanes_per_row = kspmv::impl::warp_width<ExecSpace>();
+    const auto raw_wave = [=] { kspmv::spmv(1.0, A, x, 0.0, y, wave); };
+    list.push_back({"kspmv:raw_csr_vector_wave", [=] { return first_call(raw_wave); }, raw_wave});
+    if (set == KernelSet::all) {
+      list.push_back(format_candidate<kspmv::BlockedEllMatrix>("kspmv:raw_blocked_ell", A, x, y, defaults, raw));
+    }
+    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced", A, x, y, defaults, raw));
+    kspmv::SpmvOptions raw512 = raw;
+    raw512.team_size = 512;
+    list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:raw_csr_balanced_512", A, x, y, defaults, raw512));
+  }
+  add_kokkoskernels(list, A, x, y);
   return list;
 }
 
-std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat) {
+std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
+                              KernelSet set) {
   Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::x"), A.num_cols());
   Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
   Kokkos::parallel_for(
@@ -365,7 +405,7 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
       KOKKOS_LAMBDA(const int j) { x(j) = 2.0 * unit(mix(0x5eed + uint64_t(j))) - 1.0; });
   const Vector ref = reference(A, x);
   std::vector<Row> rows;
-  const std::vector<Candidate> list = candidates(A, x, y);  // keeps every candidate's storage
+  const std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
   std::vector<std::function<void()>> timed;
   std::vector<size_t> timed_rows;
   for (const Candidate& c : list) {
@@ -417,6 +457,8 @@ struct Options {
   std::string real_dir;
   int repeat = 20;
   std::string json, csv;
+  std::string kernels = "all";
+  int64_t replicate_to = 0;  // --mtx files without :K are replicated to at least this many entries
 };
 
 Options parse(int argc, char** argv) {
@@ -437,12 +479,16 @@ Options parse(int argc, char** argv) {
       if (colon != std::string::npos && colon + 1 < v.size() && std::isdigit(static_cast<unsigned char>(v[colon + 1]))) {
         o.mtx.push_back({v.substr(0, colon), std::stoi(v.substr(colon + 1))});
       } else {
-        o.mtx.push_back({v, 1});
+        o.mtx.push_back({v, 0});  // 0: once, or to --replicate-to entries
       }
     } else if (a == "--real-dir") {
       o.real_dir = value();
     } else if (a == "--repeat") {
       o.repeat = std::max(1, std::stoi(value()));
+    } else if (a == "--kernels") {
+      o.kernels = value();
+    } else if (a == "--replicate-to") {
+      o.replicate_to = std::stoll(value());
     } else if (a == "--json") {
       o.json = value();
     } else if (a == "--csv") {
@@ -454,6 +500,7 @@ Options parse(int argc, char** argv) {
   if (o.suite != "large" && o.suite != "real" && o.suite != "all" && o.suite != "none") {
     throw std::invalid_argument("--suite must be large, real, all or none");
   }
+  if (o.kernels != "all" && o.kernels != "csr") throw std::invalid_argument("--kernels must be all or csr");
   return o;
 }
 
@@ -481,7 +528,7 @@ int run(int argc, char** argv) {
     std::printf("  running %s (%d x %d, %lld nnz, %.2f GB CSR)\n", name.c_str(), A.num_rows(), A.num_cols(),
                 (long long)A.nnz(), (A.nnz() * 12.0 + A.num_rows() * 4.0) * 1e-9);
     std::fflush(stdout);
-    const auto r = bench_matrix(group, name, A, opt.repeat);
+    const auto r = bench_matrix(group, name, A, opt.repeat, opt.kernels == "csr" ? KernelSet::csr : KernelSet::all);
     rows.insert(rows.end(), r.begin(), r.end());
   };
 
@@ -496,10 +543,13 @@ int run(int argc, char** argv) {
     add("large", "banded", build({Family::banded, 2 * m, 2 * m, 3, 5, 0}));
     add("large", "heavy_rows", build({Family::heavy_rows, m / 2, m / 2, 4, m / 4, m / 32}));
   }
-  for (const auto& [file, k] : opt.mtx) {
+  for (const auto& [file, copies] : opt.mtx) {
     const std::string base = file.substr(file.find_last_of('/') + 1);
+    const kspmv::HostCsr h = kspmv::read_matrix_market(file);
+    const int64_t nnz = std::max<int64_t>(1, int64_t(h.col_indices.size()));
+    const int k = copies > 0 ? copies : std::max<int>(1, int((opt.replicate_to + nnz - 1) / nnz));
     add(k > 1 ? "replicated" : "file", base + (k > 1 ? " x" + std::to_string(k) : ""),
-        kspmv::to_device<double, int, int, Device>(replicate(kspmv::read_matrix_market(file), k)));
+        kspmv::to_device<double, int, int, Device>(replicate(h, k)));
   }
   if ((opt.suite == "real" || opt.suite == "all") && !opt.real_dir.empty()) {
     for (const char* name : {"lap3D_7pt_n20", "lap2D_5pt_n100", "west0479", "bcsstk13", "rajat01", "arrow",
