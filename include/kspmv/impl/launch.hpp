@@ -454,11 +454,13 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
 
 /// Host backends (impl/csr_host_rows.hpp): the rows are cut into chunks of equal work, counting
 /// each row as its entries plus host_row_cost (the loop's start, y's write), so that short rows
-/// are not free; host_chunks_per_thread chunks a thread, taken dynamically, so a chunk holding a
-/// long row does not hold up the others. A row longer than a chunk's work is summed by every
-/// thread, one reduction per such row (there are fewer than the chunks).
+/// are not free; host_chunks_per_thread consecutive chunks a thread. A row longer than a chunk's
+/// work is summed by every thread, one reduction per such row (there are fewer than the chunks),
+/// so no thread holds more than an eighth of a share beyond its own. Rows of
+/// host_unrolled_row_length entries or more are summed with four running sums.
 constexpr int64_t host_row_cost = 2;
 constexpr int host_chunks_per_thread = 8;
+constexpr int64_t host_unrolled_row_length = 8;
 inline int64_t host_chunks(int concurrency) { return concurrency > 1 ? int64_t(concurrency) * host_chunks_per_thread : 1; }
 
 }  // namespace impl
