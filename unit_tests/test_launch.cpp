@@ -33,12 +33,13 @@ TEST(Launch, RawVectorLanesAreAThirdOfTheAverageRowClampedToFourAndTheWave) {
 
 TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {
   using kspmv::impl::raw_balanced_block_threads;
-  EXPECT_EQ(raw_balanced_block_threads(1.0), 512);   // uniform random columns
-  EXPECT_EQ(raw_balanced_block_threads(0.85), 512);  // ca-CondMat, lp_dfl001
-  EXPECT_EQ(raw_balanced_block_threads(0.75), 256);
-  EXPECT_EQ(raw_balanced_block_threads(0.43), 256);  // tech-WHOIS
-  EXPECT_EQ(raw_balanced_block_threads(0.05), 256);  // FEM, stencils
-  EXPECT_EQ(raw_balanced_block_threads(0.0), 256);   // not measured
+  EXPECT_EQ(raw_balanced_block_threads(1.0, 16), 512);   // uniform random columns
+  EXPECT_EQ(raw_balanced_block_threads(0.85, 6), 512);   // ca-CondMat, lp_dfl001
+  EXPECT_EQ(raw_balanced_block_threads(0.75, 6), 256);
+  EXPECT_EQ(raw_balanced_block_threads(0.43, 15), 256);  // tech-WHOIS
+  EXPECT_EQ(raw_balanced_block_threads(0.05, 7), 256);   // FEM, stencils
+  EXPECT_EQ(raw_balanced_block_threads(0.0, 7), 256);    // not measured
+  EXPECT_EQ(raw_balanced_block_threads(1.0, 5161), 256);  // fit2d: long rows, sparsely sampled
 }
 
 TEST(Launch, AutomaticChoiceByAverageRowLength) {

@@ -171,8 +171,9 @@ class Plan {
     if constexpr (impl::raw_available<execution_space, Scalar, Ordinal, Offset>()) {
       // The raw balanced kernel's block size, as the automatic call chooses it: from how many lines
       // of x windows of rows gather (the automatic call's analysis, kept with the matrix).
-      const double lines = impl::csr_analysis(execution_space(), m_csr)->structure.window_lines_per_entry;
-      const int threads = impl::raw_balanced_block_threads(lines);
+      const impl::CsrStructure& s = impl::csr_analysis(execution_space(), m_csr)->structure;
+      const double lines = s.window_lines_per_entry;
+      const int threads = impl::raw_balanced_block_threads(lines, s.average_row());
       m_balanced_threads = threads == impl::raw_balanced_default_block_threads ? 0 : threads;
       for (PlanCandidate& c : m_report.candidates) {
         if (c.name == "raw_csr_balanced" && m_balanced_threads != 0) {

@@ -172,10 +172,15 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = 
 /// on four graph and mesh matrices replicated to 50 million entries (ca-CondMat, ca-HepTh,
 /// lp_dfl001, cs4: 0.81-0.86), 3-11% slower on the graphs at 0.43-0.70 (PGPgiantcompo,
 /// p2p-Gnutella09, tech-WHOIS, ct2010, bcspwr10) and 5-26% slower on the other large matrices.
+/// Rows of more than 16 entries on average are left at 256: the windows' samples of them (256 of
+/// a window's 32 x average entries, evenly spaced) skip the neighbouring columns a row gathers
+/// in runs, and overstate the lines (fit2d, 5161 entries a row, replicated: 10% slower at 512).
 constexpr int raw_balanced_default_block_threads = 256;
-constexpr double raw_balanced_512_min_lines_per_entry = 0.75;
-inline int raw_balanced_block_threads(double window_lines_per_entry) {
-  return window_lines_per_entry > raw_balanced_512_min_lines_per_entry ? 512 : raw_balanced_default_block_threads;
+constexpr double raw_balanced_512_min_lines_per_entry = 0.75, raw_balanced_512_max_average = 16;
+inline int raw_balanced_block_threads(double window_lines_per_entry, double average_row) {
+  return window_lines_per_entry > raw_balanced_512_min_lines_per_entry && average_row <= raw_balanced_512_max_average
+             ? 512
+             : raw_balanced_default_block_threads;
 }
 
 /// Whether the raw balanced kernel finishes rows spanning blocks in its own launch (the last
@@ -436,7 +441,7 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
       c.reason = "bandwidth-bound; long rows without a long tail";
     } else {
       c.kernel = CsrKernel::raw_balanced;
-      c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry);
+      c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry, average);
       c.reason = "bandwidth-bound; balanced partition";
     }
     return c;
