@@ -1,7 +1,8 @@
 #pragma once
 // Host backends (OpenMP, Serial): the rows in chunks of about equal work, counting a row as its
-// entries plus launch.hpp's host_row_cost, each thread taking as many consecutive chunks as the
-// others. A thread sums a row of host_unrolled_row_length entries or more with four running sums,
+// entries plus launch.hpp's host_row_cost, each thread taking one share of as many consecutive
+// chunks as the others (one iteration a thread, so its rows are consecutive whatever the
+// backend's scheduling of iterations). A thread sums a row of host_unrolled_row_length entries or more with four running sums,
 // so that on matrices held in cache the latency of dependent additions does not set the pace
 // (shorter rows keep a plain loop). A row longer than a chunk's work would hold up one thread
 // while the others wait: each such row is reduced by all threads instead, one reduction a row,
@@ -26,7 +27,9 @@ struct HostRowChunks {
   std::vector<int64_t> first_row;
   int64_t long_row_length = 0;  // rows longer than this are in long_rows; 0 with one chunk (none)
   std::vector<int64_t> long_rows;
+  int64_t chunks_per_share = 1;  // consecutive chunks a thread takes (host_chunks_per_thread)
   int64_t num_chunks() const { return first_row.empty() ? 0 : int64_t(first_row.size()) - 1; }
+  int64_t num_shares() const { return (num_chunks() + chunks_per_share - 1) / chunks_per_share; }
   size_t bytes() const { return (first_row.size() + long_rows.size()) * sizeof(int64_t); }
 };
 
@@ -56,6 +59,7 @@ HostRowChunks host_row_chunks(const CsrMatrix<S, O, Off, D>& A, int concurrency)
     p.first_row[size_t(c)] = row = lo;
   }
   if (chunks == 1) return p;
+  p.chunks_per_share = host_chunks_per_thread;
   // Cuts are at most total/chunks + 1 apart, so a row of more entries spans one.
   p.long_row_length = total / chunks + 2;
   for (int64_t c = 1; c < chunks; ++c) {
@@ -78,10 +82,12 @@ struct CsrHostRowsFunctor {
   XView x;
   YView y;
   const int64_t* first_row;
+  int64_t num_chunks, chunks_per_share;
   int64_t long_row_length;  // rows longer than this are left to the long-row reductions; 0: none
   scalar_type alpha, beta;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int64_t chunk) const {
+  // One share: the rows of chunks_per_share consecutive chunks.
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t share) const {
     // Locals, not members: a store to y could alias a member, which the compiler would then
     // reload at every row (12% of a cache-resident SpMV with 7 entries a row, 2 OpenMP threads).
     const offset_type* const row_offsets = offsets;
@@ -91,8 +97,9 @@ struct CsrHostRowsFunctor {
     const YView yv = y;
     const scalar_type a = alpha, b = beta;
     const int64_t longest = long_row_length > 0 ? long_row_length : std::numeric_limits<int64_t>::max();
-    const int64_t last = first_row[chunk + 1];
-    for (int64_t row = first_row[chunk]; row < last; ++row) {
+    const int64_t end_chunk = (share + 1) * chunks_per_share < num_chunks ? (share + 1) * chunks_per_share : num_chunks;
+    const int64_t last = first_row[end_chunk];
+    for (int64_t row = first_row[share * chunks_per_share]; row < last; ++row) {
       const offset_type begin = row_offsets[row], end = row_offsets[row + 1];
       if (int64_t(end - begin) > longest) continue;
       scalar_type sum = 0;
@@ -124,19 +131,21 @@ template <class ExecSpace, class Matrix, class XView, class YView>
 void spmv_csr_host_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
                         typename Matrix::value_type beta, const YView& y, const HostRowChunks& chunks) {
   using scalar_type = typename Matrix::value_type;
-  // Static: each thread takes host_chunks_per_thread consecutive chunks, as much work as any other.
+  // A share a thread: its rows are consecutive, as much work as any other's.
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<int64_t>>;
   const auto* offsets = A.row_offsets.data();
   const auto* cols = A.col_indices.data();
   const auto* vals = A.values.data();
-  const Policy policy(space, 0, chunks.num_chunks());
+  const Policy policy(space, 0, chunks.num_shares());
   if (beta == scalar_type(0)) {
     Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
                          CsrHostRowsFunctor<Matrix, XView, YView, true>{offsets, cols, vals, x, y, chunks.first_row.data(),
+                                                                        chunks.num_chunks(), chunks.chunks_per_share,
                                                                         chunks.long_row_length, alpha, beta});
   } else {
     Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
                          CsrHostRowsFunctor<Matrix, XView, YView, false>{offsets, cols, vals, x, y, chunks.first_row.data(),
+                                                                         chunks.num_chunks(), chunks.chunks_per_share,
                                                                          chunks.long_row_length, alpha, beta});
   }
   for (const int64_t row : chunks.long_rows) {
