@@ -14,5 +14,5 @@ for spec in bcsstk13:50 rajat01:100 wiki-Vote:50 arrow:30 Groebner_id2003_aug:25
   replicated+=(--mtx "$real/${spec%%:*}.mtx:${spec##*:}")
 done
 lscpu | grep -E "Model name|^CPU\(s\)|L3" | tee "$out/cpu.txt"
-"$bench" --suite all --scale 0.05 --real-dir "$real" "${replicated[@]}" --kernels csr --repeat 10 \
+"$bench" --suite all --scale 0.05 --real-dir "$real" "${replicated[@]}" --kernels csr --repeat 30 \
   --json "$out/cpu_openmp.json" --csv "$out/cpu_openmp.csv" 2>&1 | tee "$out/cpu_openmp.log"
