@@ -43,9 +43,23 @@ endfunction()
 
 # KokkosKernels 4.x exports Kokkos::kokkoskernels; Debian's 3.4 (TriBITS) exports only the
 # library target trilinos_kokkoskernels and KokkosKernels_INCLUDE_DIRS. Give both the same
-# name, kspmv::kokkoskernels, so the rest of the build does not care which it found.
+# name, kspmv::kokkoskernels, so the rest of the build does not care which it found. A
+# KokkosKernels of another major version than the Kokkos in use (Debian's 3.4, found in the
+# system's paths, beside a Kokkos 4 given with Kokkos_ROOT) is left out, with a message: its
+# headers do not compile against that Kokkos.
 function(kspmv_define_kokkoskernels_target)
   if(TARGET kspmv::kokkoskernels)
+    return()
+  endif()
+  string(REGEX MATCH "^[0-9]+" _kokkos_major "${Kokkos_VERSION}")
+  set(_kk_major "")
+  if(TARGET Kokkos::kokkoskernels)
+    string(REGEX MATCH "^[0-9]+" _kk_major "${KokkosKernels_VERSION}")
+  elseif(TARGET trilinos_kokkoskernels)
+    set(_kk_major 3)  # the TriBITS package of Trilinos 13 ships KokkosKernels 3.x
+  endif()
+  if(_kk_major AND _kokkos_major AND NOT _kk_major STREQUAL _kokkos_major)
+    message(STATUS "kspmv: KokkosKernels ${_kk_major}.x found beside Kokkos ${Kokkos_VERSION}: left out")
     return()
   endif()
   if(TARGET Kokkos::kokkoskernels)

@@ -1,5 +1,6 @@
-# ctest driver: cmake --install the build tree into a scratch prefix, then build example/ as a
-# separate project with find_package(kspmv) and run it on a small matrix.
+# ctest driver: the README's "Installing kspmv" words, to the letter: cmake --install the build
+# tree into a scratch prefix, configure example/ as a separate project with that prefix (and
+# Kokkos' own) on CMAKE_PREFIX_PATH and the compiler Kokkos was built with, build it, run it.
 set(prefix ${KSPMV_BUILD_DIR}/install_test/prefix)
 set(build ${KSPMV_BUILD_DIR}/install_test/example)
 file(REMOVE_RECURSE ${KSPMV_BUILD_DIR}/install_test)
@@ -13,8 +14,7 @@ endfunction()
 
 run(${CMAKE_COMMAND} --install ${KSPMV_BUILD_DIR} --prefix ${prefix})
 run(${CMAKE_COMMAND} -S ${KSPMV_SOURCE_DIR}/example -B ${build} -G ${GENERATOR}
-    -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
-    "-DCMAKE_PREFIX_PATH=${prefix};${CMAKE_PREFIX_PATH}" -DKokkos_DIR=${Kokkos_DIR})
+    "-DCMAKE_PREFIX_PATH=${prefix};${KOKKOS_PREFIX}" -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER})
 run(${CMAKE_COMMAND} --build ${build})
 run(${build}/spmv_mm --grid 12 --repeat 3)
 run(${build}/spmv_mm ${KSPMV_SOURCE_DIR}/unit_tests/data/west0479.mtx --repeat 3)
