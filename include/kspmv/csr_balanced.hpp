@@ -8,6 +8,8 @@
 #include "csr.hpp"
 #include "impl/matrix_base.hpp"
 
+#include <memory>
+
 namespace kspmv {
 
 /// A CSR matrix (shared, not copied) and its partition: block b covers entries
@@ -86,15 +88,24 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
     auto aligned = [](size_t bytes) { return (bytes + 15) / 16 * 16; };
     const size_t sums_bytes = aligned(2 * blocks * sizeof(Scalar)), arrivals_bytes = aligned(blocks * sizeof(int));
     const size_t rows_bytes = with_first_rows ? (blocks + 1) * sizeof(Ordinal) : 0;
-    m_storage = Kokkos::View<char*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_balanced::storage"),
-                                            sums_bytes + arrivals_bytes + rows_bytes);
-    char* p = m_storage.data();
+    char* p = allocate_storage(sums_bytes + arrivals_bytes + rows_bytes);
     partial_sums = Kokkos::View<Scalar*, Device>(reinterpret_cast<Scalar*>(p), 2 * blocks);
     arrivals = Kokkos::View<int*, Device>(reinterpret_cast<int*>(p + sums_bytes), blocks);
     if (with_first_rows) block_first_row = index_view(reinterpret_cast<Ordinal*>(p + sums_bytes + arrivals_bytes), blocks + 1);
   }
 
-  Kokkos::View<char*, Device> m_storage;  // owns the memory the Views above point into
+  // The memory space's own allocation rather than a View's: a View also copies a header to the
+  // device and waits for it, which costs as much as a cache-resident SpMV, on the first
+  // automatic spmv of a matrix. Copies of the matrix share it; the last one frees it.
+  char* allocate_storage(size_t bytes) {
+    if (bytes == 0) return nullptr;
+    using memory_space = typename Device::memory_space;
+    void* p = memory_space().allocate("kspmv::csr_balanced::storage", bytes);
+    m_storage = std::shared_ptr<void>(p, [bytes](void* q) { memory_space().deallocate("kspmv::csr_balanced::storage", q, bytes); });
+    return static_cast<char*>(p);
+  }
+
+  std::shared_ptr<void> m_storage;  // owns the memory the Views above point into
   int64_t m_entries_per_block = 1;
   int m_lanes = 1;
 };

@@ -411,6 +411,28 @@ __global__ void __launch_bounds__(kBlockSize)
   *sums = RowStatisticsSums{0, 0, 0, 0.0, 0u};
 }
 
+// The balanced partition (raw.hpp: balanced_partition): a thread per block of entries, each a
+// binary search over the row offsets for the first row that starts in its block.
+template <class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    balanced_partition_kernel(int64_t rows, const Off* __restrict__ offsets, int64_t entries_per_block,
+                              int64_t num_blocks, O* __restrict__ first_row, int* __restrict__ arrivals) {
+  const int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x;
+  if (b > num_blocks) return;
+  if (b == num_blocks) {
+    first_row[b] = O(rows);
+    return;
+  }
+  arrivals[b] = 0;
+  const int64_t start = b * entries_per_block;
+  int64_t lo = 0, hi = rows;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (int64_t(offsets[mid]) < start) lo = mid + 1; else hi = mid;
+  }
+  first_row[b] = O(lo);
+}
+
 // ---- launchers -------------------------------------------------------------------------------
 
 inline void check_launch(const char* kernel) {
@@ -517,6 +539,18 @@ void launch_row_statistics(stream_type stream, int64_t rows, const Off* offsets,
   row_statistics_kernel<WaveSize><<<blocks, kBlockSize, 0, stream>>>(rows, offsets, cols, window_count, window_stride,
                                                                       line_entries, sums, result);
   check_launch("row_statistics");
+}
+
+template <class O, class Off>
+void launch_balanced_partition(stream_type stream, int64_t rows, const Off* offsets, int64_t entries_per_block,
+                               int64_t num_blocks, O* first_row, int* arrivals) {
+  if (entries_per_block < 1 || num_blocks < 0) {
+    throw std::invalid_argument("kspmv raw balanced_partition: " + std::to_string(num_blocks) + " blocks of " +
+                                std::to_string(entries_per_block) + " entries");
+  }
+  balanced_partition_kernel<<<blocks_for(num_blocks + 1), kBlockSize, 0, stream>>>(rows, offsets, entries_per_block,
+                                                                                   num_blocks, first_row, arrivals);
+  check_launch("balanced_partition");
 }
 
 constexpr int log2_of(int v) { return v <= 1 ? 0 : 1 + log2_of(v / 2); }

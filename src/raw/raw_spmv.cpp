@@ -30,6 +30,13 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
                                  beta);
 }
 
+template <class O, class Off>
+void balanced_partition(void* stream, int64_t rows, const Off* offsets, int64_t entries_per_block, int64_t num_blocks,
+                        O* first_row, int* arrivals) {
+  launch_balanced_partition(static_cast<stream_type>(stream), rows, offsets, entries_per_block, num_blocks, first_row,
+                            arrivals);
+}
+
 namespace {
 int device_attribute(
 #if defined(KSPMV_RAW_HIP)
@@ -152,6 +159,7 @@ void instantiate(void (**addresses)()) {
   addresses[1] = reinterpret_cast<void (*)()>(&csr_balanced<S, O, Off>);
   addresses[2] = reinterpret_cast<void (*)()>(&blocked_ell<S, O, Off>);
   addresses[3] = reinterpret_cast<void (*)()>(&row_statistics<O, Off>);
+  addresses[4] = reinterpret_cast<void (*)()>(&balanced_partition<O, Off>);
 }
 template void instantiate<double, int, int>(void (**)());
 template void instantiate<float, int, int>(void (**)());

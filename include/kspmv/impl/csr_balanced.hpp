@@ -210,21 +210,28 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const 
   BalancedCsrMatrix<S, O, Off, D> balanced(A, block, shape.lanes);
   const auto first_row = balanced.block_first_row;
   const auto arrivals = balanced.arrivals;
-  const auto offsets = A.row_offsets;
-  Kokkos::parallel_for(
-      "kspmv::convert[csr_balanced_rows]", Policy(space, 0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
-        if (b == blocks) {
-          first_row(b) = O(m);
-          return;
-        }
-        arrivals(b) = 0;
-        int64_t lo = 0, hi = m;  // first row r with offsets(r) >= b*block
-        while (lo < hi) {
-          const int64_t mid = (lo + hi) / 2;
-          if (int64_t(offsets(mid)) < b * block) lo = mid + 1; else hi = mid;
-        }
-        first_row(b) = O(lo);
-      });
+  if constexpr (raw_available<execution_space, S, O, Off>()) {
+    // One raw launch: a Kokkos launch costs several microseconds more on the host, which the
+    // first automatic spmv of a cache-resident matrix would pay.
+    raw::balanced_partition<O, Off>(native_stream(space), m, A.row_offsets.data(), block, blocks, first_row.data(),
+                                    arrivals.data());
+  } else {
+    const auto offsets = A.row_offsets;
+    Kokkos::parallel_for(
+        "kspmv::convert[csr_balanced_rows]", Policy(space, 0, blocks + 1), KOKKOS_LAMBDA(const int64_t b) {
+          if (b == blocks) {
+            first_row(b) = O(m);
+            return;
+          }
+          arrivals(b) = 0;
+          int64_t lo = 0, hi = m;  // first row r with offsets(r) >= b*block
+          while (lo < hi) {
+            const int64_t mid = (lo + hi) / 2;
+            if (int64_t(offsets(mid)) < b * block) lo = mid + 1; else hi = mid;
+          }
+          first_row(b) = O(lo);
+        });
+  }
   return balanced;
 }
 template <class S, class O, class Off, class D>

@@ -43,6 +43,13 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
                   const Off* offsets, const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum,
                   int* arrivals, S alpha, S beta);
 
+/// The partition of a load-balanced CSR matrix, one launch on `stream`, not waited for:
+/// first_row[b] = the first row whose entries start at or after b*entries_per_block (b <
+/// num_blocks), first_row[num_blocks] = rows, and arrivals[b] = 0.
+template <class O, class Off>
+void balanced_partition(void* stream, int64_t rows, const Off* offsets, int64_t entries_per_block, int64_t num_blocks,
+                        O* first_row, int* arrivals);
+
 /// Bytes of the current device's L2 cache (0 if the runtime does not say).
 int64_t l2_cache_bytes();
 
