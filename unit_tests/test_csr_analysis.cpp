@@ -8,6 +8,7 @@
 
 #include "cases.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -166,6 +167,39 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
     EXPECT_GT(lines_of(random), kspmv::impl::raw_balanced_512_min_lines_per_entry);
     EXPECT_LT(lines_of(stencil), kspmv::impl::thread_row_max_lines_per_entry);
     EXPECT_LT(lines_of(bcsstk13), kspmv::impl::thread_row_max_lines_per_entry);
+  }
+}
+
+// The partition raw::row_statistics writes beside the statistics (the automatic call's, on a
+// cache-resident matrix) is the one the host computes: block b's first row starts at or after
+// entry b*entries_per_block; the arrival counters are zeroed.
+TYPED_TEST(CsrAnalysisTest, RawRowStatisticsWriteTheBalancedPartition) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend";
+  } else {
+    using Device = DeviceOf<TypeParam>;
+    for (const char* name : {"arrow.mtx", "rajat01.mtx", "west0479.mtx"}) {
+      SCOPED_TRACE(name);
+      const kspmv::HostCsr h = kspmv::read_matrix_market(data_dir() + "/" + name);
+      const auto A = kspmv::to_device<double, int, int, Device>(h);
+      auto partition = kspmv::impl::balanced_storage<TypeParam>(A);
+      Kokkos::deep_copy(partition.arrivals, 7);         // must come back zeroed
+      Kokkos::deep_copy(partition.block_first_row, -1);  // every entry must be written
+      const kspmv::impl::raw::PartitionTarget<int> target{partition.entries_per_block(), partition.num_blocks(),
+                                                          partition.block_first_row.data(), partition.arrivals.data()};
+      kspmv::impl::raw::row_statistics<int, int>(kspmv::impl::native_stream(TypeParam()), h.num_rows,
+                                                 A.row_offsets.data(), A.col_indices.data(), 0, 8, target);
+      const auto first = to_std_vector(partition.block_first_row);
+      const auto arrivals = to_std_vector(partition.arrivals);
+      ASSERT_EQ(int64_t(first.size()), partition.num_blocks() + 1);
+      for (int64_t b = 0; b < partition.num_blocks(); ++b) {
+        const int64_t start = b * partition.entries_per_block();
+        const auto it = std::lower_bound(h.row_offsets.begin(), h.row_offsets.begin() + h.num_rows, start);
+        EXPECT_EQ(first[size_t(b)], int(it - h.row_offsets.begin())) << "block " << b;
+        EXPECT_EQ(arrivals[size_t(b)], 0) << "block " << b;
+      }
+      EXPECT_EQ(first.back(), int(h.num_rows));
+    }
   }
 }
 

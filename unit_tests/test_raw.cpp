@@ -41,6 +41,26 @@ TYPED_TEST(Raw, BlockedEllSuiteWithSlicesOfOneWave) {
   run_format_suite<TypeParam, kspmv::BlockedEllMatrix, int64_t>({raw()}, sorted, {"wiki-Vote.mtx", "rajat01.mtx"});
 }
 
+// raw::small_storage_*: a block given back is served again for the same size; more than
+// small_storage_max_bytes is refused (the caller then allocates from the memory space).
+TYPED_TEST(Raw, SmallStorageReusesBlocks) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend";
+  } else {
+    namespace raw = kspmv::impl::raw;
+    EXPECT_EQ(raw::small_storage_allocate(raw::small_storage_max_bytes + 1), nullptr);
+    void* a = raw::small_storage_allocate(3000);
+    void* b = raw::small_storage_allocate(3000);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    EXPECT_NE(a, b);
+    raw::small_storage_free(b, 3000);
+    EXPECT_EQ(raw::small_storage_allocate(4096), b);  // the same 4 KiB class
+    raw::small_storage_free(a, 3000);
+    raw::small_storage_free(b, 4096);
+  }
+}
+
 TYPED_TEST(Raw, BalancedCsrSuite) {
   if (!kspmv::impl::raw_available<TypeParam, double, int, int>()) GTEST_SKIP() << "no raw kernels on this backend";
   // Blocks of 256 threads (the default) and of 512 (for gathers that miss the caches).

@@ -6,6 +6,7 @@
 /// kspmv::convert<kspmv::BalancedCsrMatrix>(csr) or let kspmv::Plan choose it.
 
 #include "csr.hpp"
+#include "impl/device_storage.hpp"
 #include "impl/matrix_base.hpp"
 
 #include <memory>
@@ -94,15 +95,11 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
     if (with_first_rows) block_first_row = index_view(reinterpret_cast<Ordinal*>(p + sums_bytes + arrivals_bytes), blocks + 1);
   }
 
-  // The memory space's own allocation rather than a View's: a View also copies a header to the
-  // device and waits for it, which costs as much as a cache-resident SpMV, on the first
-  // automatic spmv of a matrix. Copies of the matrix share it; the last one frees it.
+  // Not a View: see impl/device_storage.hpp (a View's allocation costs as much as a
+  // cache-resident SpMV, on the first automatic spmv of a matrix).
   char* allocate_storage(size_t bytes) {
-    if (bytes == 0) return nullptr;
-    using memory_space = typename Device::memory_space;
-    void* p = memory_space().allocate("kspmv::csr_balanced::storage", bytes);
-    m_storage = std::shared_ptr<void>(p, [bytes](void* q) { memory_space().deallocate("kspmv::csr_balanced::storage", q, bytes); });
-    return static_cast<char*>(p);
+    m_storage = impl::device_storage<Device>("kspmv::csr_balanced::storage", bytes);
+    return static_cast<char*>(m_storage.get());
   }
 
   std::shared_ptr<void> m_storage;  // owns the memory the Views above point into

@@ -324,21 +324,45 @@ __global__ void __launch_bounds__(kBlockSize)
   if (lane == 0) y[row] = finish(tail_sum[b] + heads, alpha, beta, y + row, BetaIsZero);
 }
 
+// One entry of the balanced partition (raw.hpp: balanced_partition): for b < num_blocks, the
+// first row that starts at or after entry b*entries_per_block (a binary search over the row
+// offsets) and a zero arrival counter; for b == num_blocks, the end.
+template <class O, class Off>
+__device__ __forceinline__ void write_partition_entry(int64_t b, int64_t rows, const Off* __restrict__ offsets,
+                                                      int64_t entries_per_block, int64_t num_blocks,
+                                                      O* __restrict__ first_row, int* __restrict__ arrivals) {
+  if (b == num_blocks) {
+    first_row[b] = O(rows);
+    return;
+  }
+  arrivals[b] = 0;
+  const int64_t start = b * entries_per_block;
+  int64_t lo = 0, hi = rows;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (int64_t(offsets[mid]) < start) lo = mid + 1; else hi = mid;
+  }
+  first_row[b] = O(lo);
+}
+
 // Row statistics for the automatic choice (impl/csr_analysis.hpp), in one launch. First every
-// row's length (the longest, and the sum of squares); then, unless windows == 0, `windows` windows
+// row's length (the longest, and the sum of squares) and, if partition_blocks >= 0, the balanced
+// partition's entries; then, unless windows == 0, `windows` windows
 // of kWindowRows consecutive rows spread over the matrix, a wave each: how many distinct lines of
 // x (line_entries entries of x each) the window's entries gather (at most kWindowEntries of them,
 // evenly spaced), and how many entries. Separate phases, so that the sampled work runs on every
 // lane at once rather than on one lane of a wave while the others wait. Blocks fold their sums into
 // `sums` with atomics; the last block to finish copies them to `result` (host memory mapped for
-// the device: the host waits for the stream and reads it, no copy) and zeroes `sums` for the
-// next call.
+// the device, no copy) after zeroing `sums` for the next call, and then the call's sequence
+// number: the host waits for that number to appear rather than for the stream to finish, which
+// it learns microseconds later.
 struct RowStatisticsSums {
   unsigned long long longest;
   unsigned long long window_lines;
   unsigned long long window_entries;
   double length_squares;
   unsigned int blocks_done;
+  unsigned long long sequence;  // result only: the call's number, written last (see below)
 };
 constexpr int kWindowRows = 32;
 constexpr int kWindowEntries = 256;
@@ -347,7 +371,9 @@ template <int WaveSize, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     row_statistics_kernel(int64_t rows, const Off* __restrict__ offsets, const O* __restrict__ cols, int64_t windows,
                           int64_t window_stride, int64_t line_entries, RowStatisticsSums* sums,
-                          RowStatisticsSums* result) {
+                          RowStatisticsSums* result, unsigned long long sequence, int64_t entries_per_block,
+                          int64_t partition_blocks,
+                          O* first_row, int* arrivals) {
   unsigned long long longest = 0, lines = 0, entries = 0;
   double squares = 0;
   const int64_t threads = int64_t(gridDim.x) * kBlockSize;
@@ -355,6 +381,9 @@ __global__ void __launch_bounds__(kBlockSize)
     const int64_t length = int64_t(offsets[i + 1]) - int64_t(offsets[i]);
     longest = length > int64_t(longest) ? (unsigned long long)length : longest;
     squares += double(length) * double(length);
+  }
+  for (int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; b <= partition_blocks; b += threads) {
+    write_partition_entry(b, rows, offsets, entries_per_block, partition_blocks, first_row, arrivals);
   }
   __shared__ int64_t window_lines[kBlockSize / WaveSize][kWindowEntries];
   const int wave = int(threadIdx.x) / WaveSize, lane = int(threadIdx.x) % WaveSize;
@@ -386,7 +415,7 @@ __global__ void __launch_bounds__(kBlockSize)
     squares += shfl_down<WaveSize>(squares, offset);
   }
   __shared__ RowStatisticsSums wave_sums[kBlockSize / WaveSize];
-  if (lane == 0) wave_sums[wave] = {longest, lines, entries, squares, 0u};
+  if (lane == 0) wave_sums[wave] = {longest, lines, entries, squares, 0u, 0ull};
   __syncthreads();
   if (threadIdx.x != 0) return;
   RowStatisticsSums block = wave_sums[0];
@@ -404,33 +433,24 @@ __global__ void __launch_bounds__(kBlockSize)
   if (atomicAdd(&sums->blocks_done, 1u) != gridDim.x - 1) return;
   __threadfence();
   volatile RowStatisticsSums* all = sums;
-  result->longest = all->longest;
-  result->window_lines = all->window_lines;
-  result->window_entries = all->window_entries;
-  result->length_squares = all->length_squares;
-  *sums = RowStatisticsSums{0, 0, 0, 0.0, 0u};
+  const RowStatisticsSums total{all->longest, all->window_lines, all->window_entries, all->length_squares, 0u, 0ull};
+  *sums = RowStatisticsSums{0, 0, 0, 0.0, 0u, 0ull};
+  __threadfence();  // zeroed before the host, seeing the sequence number, lets the next call launch
+  result->longest = total.longest;
+  result->window_lines = total.window_lines;
+  result->window_entries = total.window_entries;
+  result->length_squares = total.length_squares;
+  __threadfence_system();  // the answer is visible to the host before its sequence number
+  *reinterpret_cast<volatile unsigned long long*>(&result->sequence) = sequence;
 }
 
-// The balanced partition (raw.hpp: balanced_partition): a thread per block of entries, each a
-// binary search over the row offsets for the first row that starts in its block.
+// The balanced partition (raw.hpp: balanced_partition): a thread per block of entries.
 template <class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     balanced_partition_kernel(int64_t rows, const Off* __restrict__ offsets, int64_t entries_per_block,
                               int64_t num_blocks, O* __restrict__ first_row, int* __restrict__ arrivals) {
   const int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x;
-  if (b > num_blocks) return;
-  if (b == num_blocks) {
-    first_row[b] = O(rows);
-    return;
-  }
-  arrivals[b] = 0;
-  const int64_t start = b * entries_per_block;
-  int64_t lo = 0, hi = rows;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (int64_t(offsets[mid]) < start) lo = mid + 1; else hi = mid;
-  }
-  first_row[b] = O(lo);
+  if (b <= num_blocks) write_partition_entry(b, rows, offsets, entries_per_block, num_blocks, first_row, arrivals);
 }
 
 // ---- launchers -------------------------------------------------------------------------------
@@ -529,7 +549,9 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
 
 template <int WaveSize, class O, class Off>
 void launch_row_statistics(stream_type stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
-                           int64_t line_entries, RowStatisticsSums* sums, RowStatisticsSums* result) {
+                           int64_t line_entries, RowStatisticsSums* sums, RowStatisticsSums* result,
+                           unsigned long long sequence,
+                           int64_t entries_per_block, int64_t partition_blocks, O* first_row, int* arrivals) {
   // A block per 256 rows up to 1024 blocks, which then stride: enough to keep the loads of a
   // large matrix in flight, few enough that the atomics of the blocks stay cheap.
   const int64_t wanted = (rows + kBlockSize - 1) / kBlockSize;
@@ -537,7 +559,9 @@ void launch_row_statistics(stream_type stream, int64_t rows, const Off* offsets,
   const int64_t window_count = windows < (rows + kWindowRows - 1) / kWindowRows ? windows : (rows + kWindowRows - 1) / kWindowRows;
   const int64_t window_stride = window_count > 0 ? rows / window_count : 0;
   row_statistics_kernel<WaveSize><<<blocks, kBlockSize, 0, stream>>>(rows, offsets, cols, window_count, window_stride,
-                                                                      line_entries, sums, result);
+                                                                      line_entries, sums, result, sequence,
+                                                                      entries_per_block,
+                                                                      partition_blocks, first_row, arrivals);
   check_launch("row_statistics");
 }
 

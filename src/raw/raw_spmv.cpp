@@ -4,7 +4,10 @@
 
 #include "kspmv/impl/raw.hpp"
 
+#include <atomic>
+#include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace kspmv {
 namespace impl {
@@ -67,20 +70,26 @@ int device_attribute(
 struct StatisticsBuffers {
   RowStatisticsSums* sums = nullptr;
   RowStatisticsSums* result = nullptr;  // host memory, mapped for the device
+  unsigned long long calls = 0;         // the last call's sequence number
 };
 constexpr int kMaxDevices = 64;
 std::mutex statistics_lock;
 StatisticsBuffers statistics_buffers[kMaxDevices];
 
-StatisticsBuffers& buffers_of_current_device() {
+// The current device's number, an index into the per-device tables below.
+int current_device() {
   int device = 0;
 #if defined(KSPMV_RAW_HIP)
   if (hipGetDevice(&device) != hipSuccess) fail("no device");
 #else
   if (cudaGetDevice(&device) != cudaSuccess) fail("no device");
 #endif
-  if (device < 0 || device >= kMaxDevices) throw std::runtime_error("kspmv raw row_statistics: device number out of range");
-  StatisticsBuffers& b = statistics_buffers[device];
+  if (device < 0 || device >= kMaxDevices) throw std::runtime_error("kspmv raw: device number out of range");
+  return device;
+}
+
+StatisticsBuffers& buffers_of_current_device() {
+  StatisticsBuffers& b = statistics_buffers[current_device()];
   if (b.sums != nullptr) return b;
 #if defined(KSPMV_RAW_HIP)
   if (hipMalloc(reinterpret_cast<void**>(&b.sums), sizeof(RowStatisticsSums)) != hipSuccess) fail("hipMalloc");
@@ -95,6 +104,7 @@ StatisticsBuffers& buffers_of_current_device() {
     fail("cudaHostAlloc");
   }
 #endif
+  std::memset(b.result, 0, sizeof(RowStatisticsSums));  // sequence 0: no call has answered
   return b;
 }
 }  // namespace
@@ -121,25 +131,97 @@ int64_t resident_threads() {
 
 template <class O, class Off>
 RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
-                             int x_entry_bytes) {
+                             int x_entry_bytes, const PartitionTarget<O>& partition) {
   RowStatistics r;
   if (rows <= 0) return r;
   std::lock_guard<std::mutex> lock(statistics_lock);
   StatisticsBuffers& b = buffers_of_current_device();
   const auto s = static_cast<stream_type>(stream);
   launch_row_statistics<kWaveSize>(s, rows, offsets, cols, windows > 0 ? windows : 0,
-                                   x_entry_bytes > 0 && x_entry_bytes < 128 ? 128 / x_entry_bytes : 1, b.sums, b.result);
+                                   x_entry_bytes > 0 && x_entry_bytes < 128 ? 128 / x_entry_bytes : 1, b.sums, b.result,
+                                   ++b.calls, partition.entries_per_block, partition.num_blocks, partition.first_row,
+                                   partition.arrivals);
+  // Wait for the answer's sequence number, asking the stream now and then whether the kernel has
+  // ended (an error, or an end without the number, must not spin forever).
+  const volatile unsigned long long* sequence = &b.result->sequence;
+  for (int spin = 1; *sequence != b.calls; ++spin) {
+    if (spin % 256 != 0) continue;
 #if defined(KSPMV_RAW_HIP)
-  if (hipStreamSynchronize(s) != hipSuccess) fail("hipStreamSynchronize");
+    const hipError_t e = hipStreamQuery(s);
+    if (e != hipSuccess && e != hipErrorNotReady) fail("hipStreamQuery");
+    if (e == hipSuccess && *sequence != b.calls) fail("the kernel ended without its answer");
 #else
-  if (cudaStreamSynchronize(s) != cudaSuccess) fail("cudaStreamSynchronize");
+    const cudaError_t e = cudaStreamQuery(s);
+    if (e != cudaSuccess && e != cudaErrorNotReady) fail("cudaStreamQuery");
+    if (e == cudaSuccess && *sequence != b.calls) fail("the kernel ended without its answer");
 #endif
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);  // the answer is read after its number
   const volatile RowStatisticsSums* result = b.result;
   r.longest_row = int64_t(result->longest);
   r.length_squares = result->length_squares;
   r.window_entries = int64_t(result->window_entries);
   r.window_lines_per_entry = r.window_entries > 0 ? double(result->window_lines) / double(r.window_entries) : 0.0;
   return r;
+}
+
+namespace {
+// small_storage_*: per device, a free list per size class (powers of two from 1 KiB), blocks cut
+// from 1 MiB chunks that are never returned (the process keeps at most a few of them).
+constexpr size_t kSmallChunkBytes = size_t(1) << 20;
+constexpr int kSmallClasses = 7;  // 1 KiB .. 64 KiB
+static_assert((size_t(1024) << (kSmallClasses - 1)) == small_storage_max_bytes, "size classes and the API disagree");
+struct SmallStorage {
+  std::vector<void*> free_blocks[kSmallClasses];
+  char* chunk = nullptr;
+  size_t chunk_used = kSmallChunkBytes;
+};
+std::mutex small_storage_lock;
+SmallStorage small_storage[kMaxDevices];
+
+int small_class(size_t bytes) {
+  int c = 0;
+  while ((size_t(1024) << c) < bytes) ++c;
+  return c;
+}
+
+SmallStorage& small_storage_of_current_device() { return small_storage[current_device()]; }
+}  // namespace
+
+void* small_storage_allocate(size_t bytes) {
+  if (bytes > small_storage_max_bytes) return nullptr;
+  const int c = small_class(bytes);
+  const size_t block = size_t(1024) << c;
+  std::lock_guard<std::mutex> lock(small_storage_lock);
+  SmallStorage& s = small_storage_of_current_device();
+  if (!s.free_blocks[c].empty()) {
+    void* p = s.free_blocks[c].back();
+    s.free_blocks[c].pop_back();
+    return p;
+  }
+  if (s.chunk_used + block > kSmallChunkBytes) {
+#if defined(KSPMV_RAW_HIP)
+    if (hipMalloc(reinterpret_cast<void**>(&s.chunk), kSmallChunkBytes) != hipSuccess) fail("hipMalloc");
+#else
+    if (cudaMalloc(reinterpret_cast<void**>(&s.chunk), kSmallChunkBytes) != cudaSuccess) fail("cudaMalloc");
+#endif
+    s.chunk_used = 0;
+  }
+  void* p = s.chunk + s.chunk_used;
+  s.chunk_used += block;
+  return p;
+}
+
+void small_storage_free(void* p, size_t bytes) {
+  if (p == nullptr) return;
+  // Kernels in flight on any stream may still read the block; cudaFree would wait for them too.
+#if defined(KSPMV_RAW_HIP)
+  (void)hipDeviceSynchronize();
+#else
+  (void)cudaDeviceSynchronize();
+#endif
+  std::lock_guard<std::mutex> lock(small_storage_lock);
+  small_storage_of_current_device().free_blocks[small_class(bytes)].push_back(p);
 }
 
 template <class S, class O, class Off>

@@ -2,8 +2,9 @@
 // The analysis behind the automatic kspmv::spmv on a CsrMatrix. The first call measures the
 // structure on the device (the longest row; for a matrix beyond the cache on a GPU with the raw
 // kernels, how far a sample of rows gathers x), chooses a CSR kernel (launch.hpp:
-// choose_csr_kernel) and builds what that kernel needs: the balanced partition on GPUs, the row
-// chunks on host backends. The result lives in the matrix's AnalysisCache, shared by its copies,
+// choose_csr_kernel) and builds what that kernel needs: the balanced partition on GPUs (on a
+// cache-resident matrix, by the same launch that measures: see analyse_csr), the row chunks on
+// host backends. The result lives in the matrix's AnalysisCache, shared by its copies,
 // one entry per execution space type; later calls find it and launch the SpMV alone.
 //
 // What it keeps is small next to the matrix: the balanced partition is an ordinal and, per
@@ -54,9 +55,14 @@ class CsrAnalysis {
   CsrChoice choice;
   HostRowChunks host_chunks;  // host_rows only
 
-  CsrAnalysis(const csr_type& A, const CsrStructure& s, const CsrChoice& c)
+  /// partition: the balanced partition that the analysis made on `space`, if it made one: that
+  /// instance's from now on (kept unused if the choice is another kernel).
+  CsrAnalysis(const ExecSpace& space, const csr_type& A, const CsrStructure& s, const CsrChoice& c,
+              std::unique_ptr<balanced_type> partition)
       : structure(s), choice(c), m_offsets(A.row_offsets.data()), m_indices(A.col_indices.data()),
-        m_rows(A.num_rows()), m_cols(A.num_cols()), m_nnz(int64_t(A.nnz())) {}
+        m_rows(A.num_rows()), m_cols(A.num_cols()), m_nnz(int64_t(A.nnz())) {
+    if (partition) m_balanced.emplace_back(instance_key(space), std::move(partition));
+  }
 
   /// Whether this analysis was made for A's present Views and sizes (values may differ).
   bool describes(const csr_type& A) const {
@@ -107,14 +113,30 @@ class CsrAnalysis {
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
 };
 
+/// What analyse_csr learned, and the balanced partition if it made one.
+template <class S, class O, class Off, class D>
+struct CsrAnalysisOutcome {
+  CsrStructure structure;
+  CsrChoice choice;
+  std::unique_ptr<BalancedCsrMatrix<S, O, Off, D>> partition;
+};
+
 /// Measures A's structure on `space` and chooses its kernel. A's sizes are known on the host; on
 /// GPUs the device answers with one pass over the rows, waited for: raw::row_statistics with the
 /// raw kernels (one launch, its answer written to host memory; windows of rows only beyond the
 /// latency bound, where the choice uses them), the longest row by a Kokkos reduction otherwise.
 /// Host backends measure nothing: their kernel is always the same.
+///
+/// On a latency-bound matrix with room for a row too long for the vector kernel, that launch
+/// also writes the balanced partition, before the choice is known, into storage that costs no
+/// runtime call (raw::small_storage_allocate): a launch and an allocation after the choice
+/// added a third to a first call (measured on the H200, arrow: 37-43 us with them, 29.7 us
+/// without). If another kernel is chosen, the partition is kept unused: a few kilobytes, under
+/// 1% of the CSR arrays' bytes.
 template <class ExecSpace, class S, class O, class Off, class D>
-std::pair<CsrStructure, CsrChoice> analyse_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
-  CsrStructure s;
+CsrAnalysisOutcome<S, O, Off, D> analyse_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+  CsrAnalysisOutcome<S, O, Off, D> out;
+  CsrStructure& s = out.structure;
   s.rows = A.num_rows();
   s.cols = A.num_cols();
   s.nnz = int64_t(A.nnz());
@@ -127,16 +149,24 @@ std::pair<CsrStructure, CsrChoice> analyse_csr(const ExecSpace& space, const Csr
     b.cache_bytes = double(raw::l2_cache_bytes());
     b.resident_threads = raw::resident_threads();
     // A latency-bound matrix's choice needs the row lengths alone: no windows.
-    const int64_t windows = s.bytes <= latency_bound_bytes(b.cache_bytes) ? 0 : analysis_windows;
-    const raw::RowStatistics r = raw::row_statistics<O, Off>(native_stream(space), s.rows, A.row_offsets.data(),
-                                                             A.col_indices.data(), windows, int(sizeof(S)));
+    const bool latency_bound = s.bytes <= latency_bound_bytes(b.cache_bytes);
+    raw::PartitionTarget<O> target;
+    if (latency_bound && s.rows > 0 && s.nnz > latency_bound_vector_max_row(b.wave)) {
+      out.partition = std::make_unique<BalancedCsrMatrix<S, O, Off, D>>(balanced_storage<ExecSpace>(A));
+      target = {out.partition->entries_per_block(), out.partition->num_blocks(), out.partition->block_first_row.data(),
+                out.partition->arrivals.data()};
+    }
+    const raw::RowStatistics r =
+        raw::row_statistics<O, Off>(native_stream(space), s.rows, A.row_offsets.data(), A.col_indices.data(),
+                                    latency_bound ? 0 : analysis_windows, int(sizeof(S)), target);
     s.longest_row = r.longest_row;
     s.length_squares = r.length_squares;
     s.window_lines_per_entry = r.window_lines_per_entry;
   } else if (is_gpu_space<ExecSpace>()) {
     s.longest_row = longest_row(A, space, "kspmv::analysis[longest_row]");
   }
-  return {s, choose_csr_kernel(s, b)};
+  out.choice = choose_csr_kernel(s, b);
+  return out;
 }
 
 /// Analyses made in this process, counted so that tests can tell a reused analysis from a new one.
@@ -154,8 +184,9 @@ std::shared_ptr<const CsrAnalysis<ExecSpace, S, O, Off, D>> csr_analysis(const E
       [&](const Analysis& a) { return a.describes(A); },
       [&] {
         ++csr_analysis_count();
-        const auto [structure, choice] = analyse_csr(space, A);
-        auto analysis = std::make_shared<Analysis>(A, structure, choice);
+        auto outcome = analyse_csr(space, A);
+        const CsrChoice choice = outcome.choice;
+        auto analysis = std::make_shared<Analysis>(space, A, outcome.structure, choice, std::move(outcome.partition));
         if (choice.kernel == CsrKernel::host_rows) {
           if constexpr (!is_gpu_space<ExecSpace>()) {
             space.fence();  // the offsets are read on the host

@@ -193,24 +193,32 @@ void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha
   }
 }
 
+/// Storage for the balanced partition of A on ExecSpace, in the shape balanced_shape gives, left
+/// unwritten: block_first_row must be written and arrivals zeroed before any spmv.
+template <class ExecSpace, class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> balanced_storage(const CsrMatrix<S, O, Off, D>& A) {
+  const BalancedShape shape =
+      balanced_shape<ExecSpace>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz(),
+                                raw_available<ExecSpace, S, O, Off>());
+  const int64_t block = shape.entries_per_block, nnz = A.nnz();
+  if ((nnz + block - 1) / block > int64_t(std::numeric_limits<int>::max())) {
+    refuse("BalancedCsrMatrix", "too many blocks for one launch");
+  }
+  return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes);
+}
+
 /// The analysis: block_first_row[b] = first row starting at or after entry b*entries_per_block
 /// (one binary search per block), num_rows for the end; the same kernel zeroes the arrival
 /// counters. One allocation, one kernel, nothing back to the host: on a cache-resident matrix
 /// the partition costs a few SpMVs.
 template <class ExecSpace, class S, class O, class Off, class D>
 BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
-  using execution_space = ExecSpace;
-  using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
-  const BalancedShape shape =
-      balanced_shape<execution_space>(A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0, A.nnz(),
-                                      raw_available<execution_space, S, O, Off>());
-  const int64_t block = shape.entries_per_block, m = A.num_rows(), nnz = A.nnz();
-  const int64_t blocks = (nnz + block - 1) / block;
-  if (blocks > int64_t(std::numeric_limits<int>::max())) refuse("BalancedCsrMatrix", "too many blocks for one launch");
-  BalancedCsrMatrix<S, O, Off, D> balanced(A, block, shape.lanes);
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;
+  BalancedCsrMatrix<S, O, Off, D> balanced = balanced_storage<ExecSpace>(A);
+  const int64_t block = balanced.entries_per_block(), blocks = balanced.num_blocks(), m = A.num_rows();
   const auto first_row = balanced.block_first_row;
   const auto arrivals = balanced.arrivals;
-  if constexpr (raw_available<execution_space, S, O, Off>()) {
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
     // One raw launch: a Kokkos launch costs several microseconds more on the host, which the
     // first automatic spmv of a cache-resident matrix would pay.
     raw::balanced_partition<O, Off>(native_stream(space), m, A.row_offsets.data(), block, blocks, first_row.data(),

@@ -342,6 +342,9 @@ inline double latency_bound_bytes(double cache_bytes) { return cache_bytes > 0 ?
 /// wiki-Vote (893 entries: 6.1 against 13.6 us), and the balanced partition (7-8 us whatever the
 /// rows) beat a wave per row on arrow's 46,500-entry row (128 us).
 constexpr int64_t raw_vector_max_steps = 12;
+/// The longest row the raw vector kernel keeps on a latency-bound matrix: raw_vector_max_steps
+/// steps of a wave a row (latency_bound_lanes gives such a row a wave). Longer, the balanced kernel.
+constexpr int64_t latency_bound_vector_max_row(int wave) { return raw_vector_max_steps * 4 * wave; }
 
 /// A row walked by one Kokkos thread (about 80 ns an entry on the H200) outlasts the SpMV of the
 /// whole matrix, streamed at about 3 TB/s (4 ps an entry), from about nnz / 20000 entries; the

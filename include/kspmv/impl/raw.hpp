@@ -69,12 +69,35 @@ struct RowStatistics {
   int64_t window_entries = 0;  ///< the entries those windows looked at
 };
 
+/// Where row_statistics may also write a balanced partition (as balanced_partition does), in
+/// the same launch; num_blocks < 0: none.
+template <class O>
+struct PartitionTarget {
+  int64_t entries_per_block = 1;
+  int64_t num_blocks = -1;
+  O* first_row = nullptr;  ///< num_blocks + 1
+  int* arrivals = nullptr;  ///< num_blocks
+};
+
 /// Row statistics in one launch on `stream`, waiting for it (the answer lands in host memory the
 /// device writes): every row's length, and `windows` windows of rows (none with 0).
 /// x_entry_bytes: sizeof(Scalar), to count lines of x. Calls on one device are serialised.
 template <class O, class Off>
 RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
-                             int x_entry_bytes);
+                             int x_entry_bytes, const PartitionTarget<O>& partition = PartitionTarget<O>());
+
+/// Most bytes small_storage_allocate serves.
+constexpr size_t small_storage_max_bytes = size_t(64) << 10;
+
+/// Device memory for the small workspaces of the automatic spmv (a cache-resident matrix's
+/// balanced partition: a few kilobytes), from blocks of 1 MiB that the process keeps for its
+/// lifetime, one set per device: a block costs no runtime call once the first is made, where
+/// cudaMalloc/hipMalloc costs microseconds, a fair part of a first spmv that must stay within a
+/// few SpMVs. nullptr for more than small_storage_max_bytes. Thread-safe.
+void* small_storage_allocate(size_t bytes);
+/// Gives back what small_storage_allocate gave, for the same bytes, after waiting for the device
+/// (work in flight may still read it), as cudaFree would.
+void small_storage_free(void* p, size_t bytes);
 
 /// y = alpha*A*x + beta*y, blocked ELLPACK with slice_height == wave_size().
 template <class S, class O, class Off>
