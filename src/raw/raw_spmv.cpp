@@ -59,9 +59,9 @@ int device_attribute(
 
 [[noreturn]] void fail(const char* what) {
 #if defined(KSPMV_RAW_HIP)
-  throw std::runtime_error(std::string("kspmv raw row_statistics: ") + what + ": " + hipGetErrorString(hipGetLastError()));
+  throw std::runtime_error(std::string("kspmv raw: ") + what + ": " + hipGetErrorString(hipGetLastError()));
 #else
-  throw std::runtime_error(std::string("kspmv raw row_statistics: ") + what + ": " + cudaGetErrorString(cudaGetLastError()));
+  throw std::runtime_error(std::string("kspmv raw: ") + what + ": " + cudaGetErrorString(cudaGetLastError()));
 #endif
 }
 
@@ -149,11 +149,11 @@ RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, con
 #if defined(KSPMV_RAW_HIP)
     const hipError_t e = hipStreamQuery(s);
     if (e != hipSuccess && e != hipErrorNotReady) fail("hipStreamQuery");
-    if (e == hipSuccess && *sequence != b.calls) fail("the kernel ended without its answer");
+    if (e == hipSuccess && *sequence != b.calls) fail("row_statistics ended without its answer");
 #else
     const cudaError_t e = cudaStreamQuery(s);
     if (e != cudaSuccess && e != cudaErrorNotReady) fail("cudaStreamQuery");
-    if (e == cudaSuccess && *sequence != b.calls) fail("the kernel ended without its answer");
+    if (e == cudaSuccess && *sequence != b.calls) fail("row_statistics ended without its answer");
 #endif
   }
   std::atomic_thread_fence(std::memory_order_acquire);  // the answer is read after its number

@@ -79,8 +79,10 @@ struct PartitionTarget {
   int* arrivals = nullptr;  ///< num_blocks
 };
 
-/// Row statistics in one launch on `stream`, waiting for it (the answer lands in host memory the
-/// device writes): every row's length, and `windows` windows of rows (none with 0).
+/// Row statistics in one launch on `stream`, waiting for its answer (which lands in host memory
+/// the device writes, last of all the call's sequence number: the host waits for that number,
+/// not for the stream): every row's length, and `windows` windows of rows (none with 0); and
+/// the balanced partition if `partition` asks for one.
 /// x_entry_bytes: sizeof(Scalar), to count lines of x. Calls on one device are serialised.
 template <class O, class Off>
 RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
@@ -93,7 +95,8 @@ constexpr size_t small_storage_max_bytes = size_t(64) << 10;
 /// balanced partition: a few kilobytes), from blocks of 1 MiB that the process keeps for its
 /// lifetime, one set per device: a block costs no runtime call once the first is made, where
 /// cudaMalloc/hipMalloc costs microseconds, a fair part of a first spmv that must stay within a
-/// few SpMVs. nullptr for more than small_storage_max_bytes. Thread-safe.
+/// few SpMVs. nullptr for more than small_storage_max_bytes. Thread-safe. A block belongs to
+/// the device current when it was allocated, which must be current again when it is given back.
 void* small_storage_allocate(size_t bytes);
 /// Gives back what small_storage_allocate gave, for the same bytes, after waiting for the device
 /// (work in flight may still read it), as cudaFree would.
