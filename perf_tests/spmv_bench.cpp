@@ -10,7 +10,8 @@
 // kernels that keep A in CSR (and KokkosKernels'), no format conversions.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
-// kernels of a matrix take turns, a batch each per round, each batch after one untimed call.
+// kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
+// batch after one untimed call.
 // Setup is the median of fresh setups (conversion, analysis or handle, and the first SpMV,
 // fenced; a kernel that needs none times its first call alone) less one steady-state SpMV: 3 of
 // them, or up to 15 while they add up to under 2 ms (cache-resident matrices, whose setups of
@@ -27,6 +28,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -51,7 +54,11 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Median seconds per call of each function, fenced; see the file comment. The functions take
 // turns, one batch each per round, so a drift of the device's state (clocks) over the run
 // touches all of them alike instead of whichever was timed during it: timed one after the
-// other, the same kernel measured twice on a cache-resident matrix differed by up to 15%.
+// other, the same kernel measured twice on a cache-resident matrix differed by up to 15%. The
+// order is shuffled every round (a fixed seed): what a kernel leaves behind slows the next one,
+// and in a fixed order the first of each round always came after the same one. On 2 OpenMP
+// threads on arrow x30, kspmv:automatic timed first measured 1.11-1.18x csr_scalar's time; with
+// the two swapped, csr_scalar first measured 1.2-1.3x automatic's; shuffled, within 6%.
 std::vector<double> time_per_call(const std::vector<std::function<void()>>& functions, int repeat) {
   std::vector<int> batch;
   for (const auto& f : functions) {
@@ -65,8 +72,12 @@ std::vector<double> time_per_call(const std::vector<std::function<void()>>& func
     batch.push_back(int(std::min(1000.0, std::max(1.0, 2e-3 / once))));
   }
   std::vector<std::vector<double>> samples(functions.size());
+  std::vector<size_t> order(functions.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::mt19937 shuffle_rng(12345);
   for (int r = 0; r < repeat; ++r) {
-    for (size_t i = 0; i < functions.size(); ++i) {
+    std::shuffle(order.begin(), order.end(), shuffle_rng);
+    for (const size_t i : order) {
       // One untimed call first: a batch then starts from the caches its own kernel leaves, not
       // from whatever the previous kernel left (a batch of a 1.4 ms SpMV is a single call).
       functions[i]();
