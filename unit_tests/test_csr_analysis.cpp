@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -233,20 +235,90 @@ TYPED_TEST(CsrAnalysisTest, HostRowChunksCoverEveryRowOnce) {
 TYPED_TEST(CsrAnalysisTest, HostRowsKernelWithLongRowsOnThisBackend) {
   // The host kernel with a partition made for 16 threads (long rows reduced apart), on whatever
   // host backend this is: a Serial build runs the long-row path too.
-  if (kspmv::impl::is_gpu_space<TypeParam>()) GTEST_SKIP() << "a host kernel";
-  using Device = DeviceOf<TypeParam>;
-  std::mt19937_64 rng(test_seed());
-  const kspmv::HostCsr h = random_csr({3000, 2000, 6, 0.2, 40000}, rng);
-  const auto A = kspmv::to_device<double, int, int, Device>(h);
-  const kspmv::impl::HostRowChunks p = kspmv::impl::host_row_chunks(A, 16);
-  ASSERT_FALSE(p.long_rows.empty());
-  const auto x_host = random_vector(h.num_cols, rng);
-  const auto y0 = random_vector(h.num_rows, rng);
-  auto x = to_device_vector<double, Device>(x_host, "x");
-  for (const double beta : {0.0, -0.5}) {
-    auto y = to_device_vector<double, Device>(y0, "y");
-    kspmv::impl::spmv_csr_host_rows(TypeParam(), 2.0, A, x, beta, y, p);
-    EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(2.0, h, x_host, beta, y0))) << "beta " << beta;
+  if constexpr (kspmv::impl::is_gpu_space<TypeParam>()) {
+    GTEST_SKIP() << "a host kernel (host code only: not compiled for GPU spaces)";
+  } else {
+    using Device = DeviceOf<TypeParam>;
+    std::mt19937_64 rng(test_seed());
+    const kspmv::HostCsr h = random_csr({3000, 2000, 6, 0.2, 40000}, rng);
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const kspmv::impl::HostRowChunks p = kspmv::impl::host_row_chunks(A, 16);
+    ASSERT_FALSE(p.long_rows.empty());
+    const auto x_host = random_vector(h.num_cols, rng);
+    const auto y0 = random_vector(h.num_rows, rng);
+    auto x = to_device_vector<double, Device>(x_host, "x");
+    for (const double beta : {0.0, -0.5}) {
+      auto y = to_device_vector<double, Device>(y0, "y");
+      kspmv::impl::spmv_csr_host_rows(TypeParam(), 2.0, A, x, beta, y, p);
+      EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(2.0, h, x_host, beta, y0))) << "beta " << beta;
+    }
+  }
+}
+
+TYPED_TEST(CsrAnalysisTest, HostRowsKernelEveryRowTailStridedVectorsAndInfinity) {
+  // Rows of 0 to 13 entries (plain loop, and four sums with 0 to 3 entries left after them),
+  // two long rows reduced apart, x and y every other entry of longer Views. Then an Inf in x
+  // that only rows of 8 and 12 entries gather, as their last entry: the slots those rows leave
+  // unused read that entry again and must add 0 * 0, so the rows give Inf, not NaN.
+  if constexpr (kspmv::impl::is_gpu_space<TypeParam>()) {
+    GTEST_SKIP() << "a host kernel (host code only: not compiled for GPU spaces)";
+  } else {
+    using Device = DeviceOf<TypeParam>;
+    std::mt19937_64 rng(test_seed());
+    const int64_t n = 6000, rows = 700, inf_col = n - 1;
+    kspmv::HostCsr h;
+    h.num_rows = rows;
+    h.num_cols = n;
+    std::uniform_real_distribution<double> value(0.5, 1.5);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t length = r == 100 || r == 500 ? 5000 : r % 14;
+      const bool gathers_inf = length == 8 || length == 12;
+      for (int64_t k = 0; k < length; ++k) {
+        const bool last = k == length - 1;
+        // Distinct ascending columns below inf_col; the last one is inf_col where it should be.
+        h.col_indices.push_back(gathers_inf && last ? inf_col : (r * 37) % (n - 1 - length) + k);
+        h.values.push_back(value(rng));
+      }
+      h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    }
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const kspmv::impl::HostRowChunks p = kspmv::impl::host_row_chunks(A, 16);
+    ASSERT_EQ(p.long_rows, (std::vector<int64_t>{100, 500}));
+    auto x_host = random_vector(size_t(n), rng);
+    const auto y0 = random_vector(size_t(rows), rng);
+    const auto strided = [](const std::vector<double>& v) {
+      std::vector<double> twice(2 * v.size(), std::nan(""));
+      for (size_t i = 0; i < v.size(); ++i) twice[2 * i] = v[i];
+      return twice;
+    };
+    for (const bool with_inf : {false, true}) {
+      if (with_inf) x_host[size_t(inf_col)] = std::numeric_limits<double>::infinity();
+      auto xd = to_device_vector<double, Device>(strided(x_host), "x");
+      for (const double beta : {0.0, -0.5}) {
+        auto yd = to_device_vector<double, Device>(strided(y0), "y");
+        const Kokkos::View<const double*, Kokkos::LayoutStride, Device> x(xd.data(), Kokkos::LayoutStride(size_t(n), 2));
+        const Kokkos::View<double*, Kokkos::LayoutStride, Device> y(yd.data(), Kokkos::LayoutStride(size_t(rows), 2));
+        kspmv::impl::spmv_csr_host_rows(TypeParam(), 2.0, A, x, beta, y, p);
+        const auto all = to_std_vector(yd);
+        const auto ref = reference_spmv(2.0, h, x_host, beta, y0);
+        std::vector<double> got(static_cast<size_t>(rows)), finite_got;
+        Reference finite_ref;
+        for (int64_t r = 0; r < rows; ++r) {
+          got[size_t(r)] = all[2 * size_t(r)];
+          EXPECT_TRUE(std::isnan(all[2 * size_t(r) + 1])) << "wrote between y's entries, row " << r;
+          const int64_t length = h.row_offsets[size_t(r) + 1] - h.row_offsets[size_t(r)];
+          if (with_inf && (length == 8 || length == 12)) {
+            EXPECT_EQ(got[size_t(r)], std::numeric_limits<double>::infinity()) << "row " << r << ", beta " << beta;
+          } else {
+            finite_got.push_back(got[size_t(r)]);
+            finite_ref.y.push_back(ref.y[size_t(r)]);
+            finite_ref.magnitude.push_back(ref.magnitude[size_t(r)]);
+            finite_ref.row_length.push_back(ref.row_length[size_t(r)]);
+          }
+        }
+        EXPECT_TRUE(matches_reference(finite_got, finite_ref)) << "beta " << beta << (with_inf ? ", Inf in x" : "");
+      }
+    }
   }
 }
 

@@ -2,11 +2,11 @@
 // Host backends (OpenMP, Serial): the rows in chunks of about equal work, counting a row as its
 // entries plus launch.hpp's host_row_cost, each thread taking one share of as many consecutive
 // chunks as the others (one iteration a thread, so its rows are consecutive whatever the
-// backend's scheduling of iterations). A thread sums a row of host_unrolled_row_length entries or more with four running sums,
-// so that on matrices held in cache the latency of dependent additions does not set the pace
-// (shorter rows keep a plain loop). A row longer than a chunk's work would hold up one thread
-// while the others wait: each such row is reduced by all threads instead, one reduction a row,
-// after the chunks (there are fewer such rows than chunks).
+// backend's scheduling of iterations). A thread sums a row of host_unrolled_row_length entries
+// or more with four running sums, so that on matrices held in cache the latency of dependent
+// additions does not set the pace (shorter rows keep a plain loop). A row longer than a chunk's
+// work would hold up one thread while the others wait: each such row is reduced by all threads
+// instead, one reduction a row, after the chunks (there are fewer such rows than chunks).
 
 #include <Kokkos_Core.hpp>
 
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace kspmv {
@@ -70,6 +71,26 @@ HostRowChunks host_row_chunks(const CsrMatrix<S, O, Off, D>& A, int concurrency)
   return p;
 }
 
+// The loop over a run of rows is a function of its own: inlined into the loop over runs, GCC 12
+// kept the row's length on the stack, a load more an entry (7-9% slower on the large matrices).
+#if defined(__GNUC__)
+#define KSPMV_HOST_NOINLINE __attribute__((noinline))
+#else
+#define KSPMV_HOST_NOINLINE
+#endif
+
+// The distance between consecutive entries of a rank-1 View: 1, known at compile time, unless its
+// layout is LayoutStride.
+template <class View>
+KOKKOS_INLINE_FUNCTION int64_t stride_of(const View& v) {
+  if constexpr (std::is_same<typename View::array_layout, Kokkos::LayoutStride>::value) {
+    return int64_t(v.stride_0());
+  } else {
+    (void)v;
+    return 1;
+  }
+}
+
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrHostRowsFunctor {
   using scalar_type = typename Matrix::value_type;
@@ -83,44 +104,76 @@ struct CsrHostRowsFunctor {
   YView y;
   const int64_t* first_row;
   int64_t num_chunks, chunks_per_share;
-  int64_t long_row_length;  // rows longer than this are left to the long-row reductions; 0: none
+  const int64_t* long_rows;  // ascending; left to the long-row reductions
+  int64_t num_long_rows;
   scalar_type alpha, beta;
 
-  // One share: the rows of chunks_per_share consecutive chunks.
-  KOKKOS_INLINE_FUNCTION void operator()(const int64_t share) const {
+  // One share: the rows of chunks_per_share consecutive chunks but for the long rows, as runs of
+  // rows between them, so the loop over a run's rows tests nothing but its end. Host code only:
+  // host backends run this functor.
+  void operator()(const int64_t share) const {
+    const int64_t end_chunk = (share + 1) * chunks_per_share < num_chunks ? (share + 1) * chunks_per_share : num_chunks;
+    const int64_t first = first_row[share * chunks_per_share], last = first_row[end_chunk];
+    int64_t l = 0;
+    while (l < num_long_rows && long_rows[l] < first) ++l;
+    for (int64_t begin = first; begin < last; ++l) {
+      const int64_t end = l < num_long_rows && long_rows[l] < last ? long_rows[l] : last;
+      rows(begin, end);
+      begin = end + 1;  // past the long row
+    }
+  }
+
+  // Rows [r0, r1): a plain loop for a row shorter than host_unrolled_row_length, four running
+  // sums otherwise, so that on matrices held in cache the latency of dependent additions does
+  // not set the pace (bcsstk13, wiki-Vote, mbeacxc: 1.3-1.5x faster than one sum, 2 OpenMP
+  // threads). A row's only branches are the choice of loop and the loop's exit.
+  KSPMV_HOST_NOINLINE void rows(const int64_t r0, const int64_t r1) const {
     // Locals, not members: a store to y could alias a member, which the compiler would then
     // reload at every row (12% of a cache-resident SpMV with 7 entries a row, 2 OpenMP threads).
+    // Raw pointers for x and y too: with View copies GCC 12 kept x's pointer and the row's
+    // length on the stack, two more loads an entry (10% slower on the large matrices).
     const offset_type* const row_offsets = offsets;
     const ordinal_type* const col_indices = cols;
     const scalar_type* const values = vals;
-    const XView xv = x;
-    const YView yv = y;
+    const scalar_type* const xp = x.data();
+    scalar_type* const yp = y.data();
+    const int64_t xs = stride_of(x), ys = stride_of(y);
     const scalar_type a = alpha, b = beta;
-    const int64_t longest = long_row_length > 0 ? long_row_length : std::numeric_limits<int64_t>::max();
-    const int64_t end_chunk = (share + 1) * chunks_per_share < num_chunks ? (share + 1) * chunks_per_share : num_chunks;
-    const int64_t last = first_row[end_chunk];
-    for (int64_t row = first_row[share * chunks_per_share]; row < last; ++row) {
-      const offset_type begin = row_offsets[row], end = row_offsets[row + 1];
-      if (int64_t(end - begin) > longest) continue;
+    for (int64_t row = r0; row < r1; ++row) {
+      // A base pointer and a count from zero, as in csr_scalar.hpp.
+      const offset_type begin = row_offsets[row];
+      const offset_type length = row_offsets[row + 1] - begin;
+      const scalar_type* const v = values + begin;
+      const ordinal_type* const c = col_indices + begin;
       scalar_type sum = 0;
-      if (int64_t(end - begin) < host_unrolled_row_length) {
-        for (offset_type k = begin; k < end; ++k) sum += values[k] * xv(col_indices[k]);
+      if (length < offset_type(host_unrolled_row_length)) {
+        for (offset_type k = 0; k < length; ++k) sum += v[k] * xp[int64_t(c[k]) * xs];
       } else {
         scalar_type s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        offset_type k = begin;
-        for (; k + 3 < end; k += 4) {
-          s0 += values[k] * xv(col_indices[k]);
-          s1 += values[k + 1] * xv(col_indices[k + 1]);
-          s2 += values[k + 2] * xv(col_indices[k + 2]);
-          s3 += values[k + 3] * xv(col_indices[k + 3]);
+        offset_type k = 0;
+        for (; k + 3 < length; k += 4) {
+          s0 += v[k] * xp[int64_t(c[k]) * xs];
+          s1 += v[k + 1] * xp[int64_t(c[k + 1]) * xs];
+          s2 += v[k + 2] * xp[int64_t(c[k + 2]) * xs];
+          s3 += v[k + 3] * xp[int64_t(c[k + 3]) * xs];
         }
-        for (; k < end; ++k) s0 += values[k] * xv(col_indices[k]);
+        // The last 0-3 entries without a branch: a slot past the row's end loads the entry before
+        // k (k >= 4 here) and adds 0 * 0, never 0 * x (an Inf in x would turn into NaN). A loop
+        // or a test there is a second branch a row, mispredicted as often as lengths vary: on 2
+        // OpenMP threads 3-12% slower on the large memory-bound matrices.
+        const offset_type rest = length - k;
+        const offset_type k0 = rest > 0 ? k : k - 1, k1 = rest > 1 ? k + 1 : k - 1, k2 = rest > 2 ? k + 2 : k - 1;
+        const scalar_type x0 = xp[int64_t(c[k0]) * xs], x1 = xp[int64_t(c[k1]) * xs], x2 = xp[int64_t(c[k2]) * xs];
+        const scalar_type zero = 0;
+        s0 += (rest > 0 ? v[k0] : zero) * (rest > 0 ? x0 : zero);
+        s1 += (rest > 1 ? v[k1] : zero) * (rest > 1 ? x1 : zero);
+        s2 += (rest > 2 ? v[k2] : zero) * (rest > 2 ? x2 : zero);
         sum = (s0 + s1) + (s2 + s3);
       }
       if (BetaIsZero) {
-        yv(row) = a * sum;  // y is not read: NaN in y must not leak
+        yp[row * ys] = a * sum;  // y is not read: NaN in y must not leak
       } else {
-        yv(row) = b * yv(row) + a * sum;
+        yp[row * ys] = b * yp[row * ys] + a * sum;
       }
     }
   }
@@ -141,12 +194,14 @@ void spmv_csr_host_rows(const ExecSpace& space, typename Matrix::value_type alph
     Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
                          CsrHostRowsFunctor<Matrix, XView, YView, true>{offsets, cols, vals, x, y, chunks.first_row.data(),
                                                                         chunks.num_chunks(), chunks.chunks_per_share,
-                                                                        chunks.long_row_length, alpha, beta});
+                                                                        chunks.long_rows.data(),
+                                                                        int64_t(chunks.long_rows.size()), alpha, beta});
   } else {
     Kokkos::parallel_for("kspmv::spmv[host_rows]", policy,
                          CsrHostRowsFunctor<Matrix, XView, YView, false>{offsets, cols, vals, x, y, chunks.first_row.data(),
                                                                          chunks.num_chunks(), chunks.chunks_per_share,
-                                                                         chunks.long_row_length, alpha, beta});
+                                                                         chunks.long_rows.data(),
+                                                                         int64_t(chunks.long_rows.size()), alpha, beta});
   }
   for (const int64_t row : chunks.long_rows) {
     scalar_type sum = 0;
