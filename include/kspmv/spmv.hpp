@@ -178,7 +178,25 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
             "kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread) need an explicit algorithm; "
             "the automatic one chooses its own");
       }
-      run_csr_choice(space, *csr_analysis(space, A), alpha, A, x, beta, y);
+      {
+        // The first call on a cache-resident matrix has its product queued with the partition
+        // that the statistics launch writes (csr_analysis.hpp: analyse_csr), if the raw
+        // balanced kernel can take x and y.
+        FirstProduct<S, O, Off, D> first_product;
+        if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+          if (is_contiguous(x) && is_contiguous(y)) {
+            first_product = [&](const BalancedCsrMatrix<S, O, Off, D>& partition) {
+              SpmvOptions balanced;
+              balanced.algorithm = Algorithm::raw;
+              balanced.team_size = raw_balanced_default_block_threads;
+              dispatch(space, alpha, partition, x, beta, y, balanced);
+            };
+          }
+        }
+        bool product_done = false;
+        const auto analysis = csr_analysis(space, A, first_product, &product_done);
+        if (!product_done) run_csr_choice(space, *analysis, alpha, A, x, beta, y);
+      }
       return;
     case Algorithm::csr_scalar:
       spmv_csr_scalar(space, alpha, A, x, beta, y);

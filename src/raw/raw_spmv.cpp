@@ -131,7 +131,8 @@ int64_t resident_threads() {
 
 template <class O, class Off>
 RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
-                             int x_entry_bytes, const PartitionTarget<O>& partition) {
+                             int x_entry_bytes, const PartitionTarget<O>& partition,
+                             const std::function<void()>& after_launch) {
   RowStatistics r;
   if (rows <= 0) return r;
   std::lock_guard<std::mutex> lock(statistics_lock);
@@ -141,6 +142,7 @@ RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, con
                                    x_entry_bytes > 0 && x_entry_bytes < 128 ? 128 / x_entry_bytes : 1, b.sums, b.result,
                                    ++b.calls, partition.entries_per_block, partition.num_blocks, partition.first_row,
                                    partition.arrivals);
+  if (after_launch) after_launch();
   // Wait for the answer's sequence number, asking the stream now and then whether the kernel has
   // ended (an error, or an end without the number, must not spin forever).
   const volatile unsigned long long* sequence = &b.result->sequence;

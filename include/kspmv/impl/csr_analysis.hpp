@@ -5,7 +5,9 @@
 // choose_csr_kernel) and builds what that kernel needs: the balanced partition on GPUs (on a
 // cache-resident matrix, by the same launch that measures: see analyse_csr), the row chunks on
 // host backends. The result lives in the matrix's AnalysisCache, shared by its copies,
-// one entry per execution space type; later calls find it and launch the SpMV alone.
+// one entry per execution space type; later calls find it and launch the SpMV alone. On a
+// cache-resident matrix with the raw kernels, the first call's SpMV is queued with the
+// partition right behind the statistics, before the host waits for them (analyse_csr).
 //
 // What it keeps is small next to the matrix: the balanced partition is an ordinal and, per
 // execution space instance, two partial sums and a counter per block of 2048 entries (256 or
@@ -24,6 +26,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -113,13 +116,19 @@ class CsrAnalysis {
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
 };
 
-/// What analyse_csr learned, and the balanced partition if it made one.
+/// What analyse_csr learned, the balanced partition if it made one, and whether it ran the
+/// caller's first product with it.
 template <class S, class O, class Off, class D>
 struct CsrAnalysisOutcome {
   CsrStructure structure;
   CsrChoice choice;
   std::unique_ptr<BalancedCsrMatrix<S, O, Off, D>> partition;
+  bool product_done = false;
 };
+
+/// The first call's SpMV with the balanced partition, queued by the analysis (see analyse_csr).
+template <class S, class O, class Off, class D>
+using FirstProduct = std::function<void(const BalancedCsrMatrix<S, O, Off, D>&)>;
 
 /// Measures A's structure on `space` and chooses its kernel. A's sizes are known on the host; on
 /// GPUs the device answers with one pass over the rows, waited for: raw::row_statistics with the
@@ -132,9 +141,12 @@ struct CsrAnalysisOutcome {
 /// runtime call (raw::small_storage_allocate): a launch and an allocation after the choice
 /// added a third to a first call (measured on the H200, arrow: 37-43 us with them, 29.7 us
 /// without). If another kernel is chosen, the partition is kept unused: a few kilobytes, under
-/// 1% of the CSR arrays' bytes.
+/// 1% of the CSR arrays' bytes. There, first_product (if given) is queued with that partition
+/// right behind the statistics, before the host waits for them: the balanced kernel is right
+/// whatever the choice, so the first call's SpMV overlaps the wait and no launch follows it.
 template <class ExecSpace, class S, class O, class Off, class D>
-CsrAnalysisOutcome<S, O, Off, D> analyse_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+CsrAnalysisOutcome<S, O, Off, D> analyse_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A,
+                                             const FirstProduct<S, O, Off, D>& first_product = nullptr) {
   CsrAnalysisOutcome<S, O, Off, D> out;
   CsrStructure& s = out.structure;
   s.rows = A.num_rows();
@@ -156,9 +168,16 @@ CsrAnalysisOutcome<S, O, Off, D> analyse_csr(const ExecSpace& space, const CsrMa
       target = {out.partition->entries_per_block(), out.partition->num_blocks(), out.partition->block_first_row.data(),
                 out.partition->arrivals.data()};
     }
+    std::function<void()> after_launch;
+    if (out.partition && first_product) {
+      after_launch = [&] {
+        first_product(*out.partition);
+        out.product_done = true;
+      };
+    }
     const raw::RowStatistics r =
         raw::row_statistics<O, Off>(native_stream(space), s.rows, A.row_offsets.data(), A.col_indices.data(),
-                                    latency_bound ? 0 : analysis_windows, int(sizeof(S)), target);
+                                    latency_bound ? 0 : analysis_windows, int(sizeof(S)), target, after_launch);
     s.longest_row = r.longest_row;
     s.length_squares = r.length_squares;
     s.window_lines_per_entry = r.window_lines_per_entry;
@@ -176,15 +195,19 @@ inline std::atomic<int64_t>& csr_analysis_count() {
 }
 
 /// The analysis of A for ExecSpace: found in A's cache, or made now (on `space`) and kept there.
+/// If this call makes it, first_product may run with the partition (analyse_csr), and
+/// *product_done tells whether it did.
 template <class ExecSpace, class S, class O, class Off, class D>
-std::shared_ptr<const CsrAnalysis<ExecSpace, S, O, Off, D>> csr_analysis(const ExecSpace& space,
-                                                                         const CsrMatrix<S, O, Off, D>& A) {
+std::shared_ptr<const CsrAnalysis<ExecSpace, S, O, Off, D>> csr_analysis(
+    const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A, const FirstProduct<S, O, Off, D>& first_product = nullptr,
+    bool* product_done = nullptr) {
   using Analysis = CsrAnalysis<ExecSpace, S, O, Off, D>;
   return A.impl_analysis_cache().template find_or_build<Analysis>(
       [&](const Analysis& a) { return a.describes(A); },
       [&] {
         ++csr_analysis_count();
-        auto outcome = analyse_csr(space, A);
+        auto outcome = analyse_csr(space, A, first_product);
+        if (product_done) *product_done = outcome.product_done;
         const CsrChoice choice = outcome.choice;
         auto analysis = std::make_shared<Analysis>(space, A, outcome.structure, choice, std::move(outcome.partition));
         if (choice.kernel == CsrKernel::host_rows) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 
 namespace kspmv {
@@ -84,9 +85,12 @@ struct PartitionTarget {
 /// not for the stream): every row's length, and `windows` windows of rows (none with 0); and
 /// the balanced partition if `partition` asks for one.
 /// x_entry_bytes: sizeof(Scalar), to count lines of x. Calls on one device are serialised.
+/// after_launch, if given, runs on the calling thread right after the launch and before the
+/// wait: work it queues on `stream` runs behind the statistics while the host waits.
 template <class O, class Off>
 RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, const O* cols, int64_t windows,
-                             int x_entry_bytes, const PartitionTarget<O>& partition = PartitionTarget<O>());
+                             int x_entry_bytes, const PartitionTarget<O>& partition = PartitionTarget<O>(),
+                             const std::function<void()>& after_launch = nullptr);
 
 /// Most bytes small_storage_allocate serves.
 constexpr size_t small_storage_max_bytes = size_t(64) << 10;
