@@ -29,7 +29,8 @@ namespace kspmv {
 /// device (row lengths and, for the kernels that need one, a partition of the nonzeros into
 /// blocks of equal size) and keeps the result with the matrix, as KokkosKernels' SPMVHandle keeps
 /// its analysis: copies of a CsrMatrix share it as they share the Views, and later calls reuse it
-/// without allocating or launching anything but the SpMV. It depends on the structure alone:
+/// without allocating or launching anything but the SpMV (the first call's own product may
+/// differ from theirs in the last bits: see kspmv::spmv). It depends on the structure alone:
 ///  - values may change between calls;
 ///  - assigning other Views (or another size) to the matrix is noticed: the next call analyses
 ///    again;

@@ -315,7 +315,10 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 /// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then
 /// runs the CSR kernel chosen from that structure by impl::choose_csr_kernel (impl/launch.hpp):
 /// raw vector or load-balanced CSR on GPUs with the raw kernels, chunks of rows of equal work on
-/// host backends. It never converts A to another format: kspmv::Plan does that.
+/// host backends. It never converts A to another format: kspmv::Plan does that. On a GPU, the
+/// first call on a cache-resident matrix computes its product with the load-balanced kernel
+/// while the analysis finishes, so its result may differ from later calls' in the last bits
+/// (the sums are ordered differently); later calls all use the chosen kernel.
 ///
 /// \param options forces an algorithm (launch tunables need one); the default picks per format:
 ///        for CsrMatrix as above, for BalancedCsrMatrix the raw kernel where it can run (GPU
