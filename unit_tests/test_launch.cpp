@@ -95,23 +95,19 @@ TEST(Launch, AutomaticCsrKernelFromTheStructure) {
   EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 1000), cuda).lanes_per_row, 32);
   EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 1000), hip).kernel, CsrKernel::raw_balanced);
   EXPECT_EQ(choose_csr_kernel(structure(100000, 10, 2000), cuda).kernel, CsrKernel::raw_balanced);
-  // Beyond the latency bound: the balanced kernel, 512 threads where rows share no lines of x...
+  // Beyond the latency bound: the balanced kernel whatever the rows, 512 threads where rows share
+  // no lines of x.
   const auto large = choose_csr_kernel(structure(20000000, 7, 7), cuda);
   EXPECT_EQ(large.kernel, CsrKernel::raw_balanced);
   EXPECT_EQ(large.block_threads, 256);
   EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 7, 0.9), cuda).block_threads, 512);
-  // ... a thread per row for short alike rows sharing lines of x ...
-  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 9, 0.1, 0.3), cuda).kernel, CsrKernel::thread_per_row);
-  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 9, 0.3, 0.3), cuda).kernel, CsrKernel::raw_balanced);
-  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 40, 0.1, 0.8), cuda).kernel, CsrKernel::raw_balanced);
-  EXPECT_EQ(choose_csr_kernel(structure(20000000, 11, 11, 0.1, 0.0), cuda).kernel, CsrKernel::raw_balanced);
-  // ... and raw vector CSR for long rows without a long tail, on rows enough to fill the GPU.
-  const auto long_rows = choose_csr_kernel(structure(1000000, 60, 120), cuda);
-  EXPECT_EQ(long_rows.kernel, CsrKernel::raw_vector);
-  EXPECT_EQ(long_rows.lanes_per_row, 16);
-  EXPECT_EQ(choose_csr_kernel(structure(1000000, 60, 2000), cuda).kernel, CsrKernel::raw_balanced);  // tail 33x
-  EXPECT_EQ(choose_csr_kernel(structure(1000000, 45, 48), cuda).kernel, CsrKernel::raw_balanced);    // 8 lanes
-  EXPECT_EQ(choose_csr_kernel(structure(10000, 5000, 10000), cuda).kernel, CsrKernel::raw_balanced);  // few rows
+  for (const auto& s : {structure(20000000, 7, 9, 0.1, 0.3), structure(20000000, 4, 4, 0.1, 0.0),
+                        structure(1000000, 60, 120), structure(1000000, 60, 2000), structure(10000, 5000, 10000)}) {
+    const auto choice = choose_csr_kernel(s, cuda);
+    EXPECT_EQ(choice.kernel, CsrKernel::raw_balanced) << s.average_row() << " " << s.longest_row;
+    EXPECT_EQ(choice.block_threads, 256);
+    EXPECT_EQ(choose_csr_kernel(s, hip).kernel, CsrKernel::raw_balanced);
+  }
   // Kokkos kernels on a GPU: by the average row, balanced for a long tail, whose bar rises with
   // the matrix (nnz / 10000) beyond the latency bound.
   EXPECT_EQ(choose_csr_kernel(structure(10000, 7, 7), kokkos_gpu).kernel, CsrKernel::thread_per_row);

@@ -55,6 +55,28 @@ __device__ __forceinline__ T stream_load(const T* p) {
 #endif
 }
 
+// The lanes of the wave for which `predicate` holds, as bits (64 on AMD, 32 on NVIDIA).
+__device__ __forceinline__ unsigned long long ballot(bool predicate) {
+#if defined(KSPMV_RAW_HIP)
+  return __ballot(predicate);
+#else
+  return __ballot_sync(0xffffffffu, predicate);
+#endif
+}
+
+// The lowest lane set in a ballot's bits.
+__device__ __forceinline__ int lowest_lane(unsigned long long bits) { return __ffsll((long long)bits) - 1; }
+
+// `value` as lane `source` holds it; every lane of the wave must call it.
+template <class T>
+__device__ __forceinline__ T shfl(T value, int source) {
+#if defined(KSPMV_RAW_HIP)
+  return __shfl(value, source);
+#else
+  return __shfl_sync(0xffffffffu, value, source);
+#endif
+}
+
 // Orders the shared-memory accesses of one wave (its lanes before the call, then after).
 __device__ __forceinline__ void wave_sync() {
 #if defined(KSPMV_RAW_HIP)
@@ -185,6 +207,7 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ int long_rows[kLongListCapacity];  // rows as r - r0; -1 stands for the head
   __shared__ int long_count;
   __shared__ int64_t last_arrival[2];  // owner blocks of the spanning rows this block finishes, or -1
+  __shared__ Off row_offsets[BlockSize + 1];  // offsets of rows r0 .. r0 + BlockSize
   const int tid = int(threadIdx.x);
   const int64_t b = blockIdx.x;
   const int64_t k0 = b * entries_per_block;
@@ -195,46 +218,66 @@ __global__ void __launch_bounds__(BlockSize)
   if (tid == 0) long_count = 0;
 
   // Stage: all column indices and values first, then the gathers of x, so each thread has up to
-  // 2 x kItems independent loads in flight. (Staging the rows' offsets here too,
-  // tried on the H200, was 5-15% slower on the large regular matrices.)
-  const O* block_cols = cols + k0;
-  const S* block_vals = vals + k0;
+  // 2 x kItems independent loads in flight; with them, the offsets of the block's first
+  // BlockSize rows (and the next), so the sums below wait on no load. Each thread loads from
+  // one base pointer at constant distances, and a full block (all but the last) without a
+  // predicate an item: Nsight Compute on the H200 (bcsstk13 replicated) showed the predicated
+  // form recomputing every address in 64 bits and, with the 64-bit division below, 30% of the
+  // kernel's instructions. With the offsets staged, the kernel went from 0.74 to 0.82 of copy
+  // bandwidth (geometric mean over the 53 replicated real matrices of perf_tests/results/h200
+  // against h200_686fe52).
+  const O* thread_cols = cols + (k0 + tid);
+  const S* thread_vals = vals + (k0 + tid);
+  S* thread_products = products + tid;
+  const int64_t staged_rows = r1 - r0 < BlockSize ? r1 - r0 : BlockSize;
+  if (tid <= staged_rows) row_offsets[tid] = offsets[r0 + tid];
+  if (tid == 0 && staged_rows == BlockSize) row_offsets[BlockSize] = offsets[r0 + BlockSize];
   O c[kItems];
   S v[kItems];
+  // (One branch for the loads and the gathers: split in two, the same code ran 5-10% slower.)
+  if (n == kBalancedMaxEntries) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int k = i * BlockSize + tid;
-    if (k < n) {
-      c[i] = stream_load(block_cols + k);
-      v[i] = stream_load(block_vals + k);
+    for (int i = 0; i < kItems; ++i) {
+      c[i] = stream_load(thread_cols + i * BlockSize);
+      v[i] = stream_load(thread_vals + i * BlockSize);
     }
-  }
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const int k = i * BlockSize + tid;
-    if (k < n) products[k] = v[i] * x[c[i]];
+    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = v[i] * x[c[i]];
+  } else {
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (i * BlockSize + tid < n) {
+        c[i] = stream_load(thread_cols + i * BlockSize);
+        v[i] = stream_load(thread_vals + i * BlockSize);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = v[i] * x[c[i]];
+    }
   }
   __syncthreads();
 
   // Block-relative positions: a row's begin and end, clamped to the block.
   auto local = [&](Off offset) { return int64_t(offset) - k0 < n ? int(int64_t(offset) - k0) : n; };
-  const int head_end = r0 < r1 ? local(offsets[r0]) : n;
+  const int head_end = r0 < r1 ? local(row_offsets[0]) : n;
   if (tid == 0 && head_end > 0) long_rows[atomicAdd(&long_count, 1)] = -1;
 
   const int64_t rows = r1 - r0;
-  const int64_t average = rows > 0 ? (n - head_end) / rows : 0;
-  int group = 1;
-  while (group * 2 <= WaveSize && group * 2 <= average && int64_t(group) * 2 * rows <= BlockSize) group *= 2;
+  const int average = rows > 0 && rows <= n ? (n - head_end) / int(rows) : 0;  // 32-bit: n <= kBalancedMaxEntries
+  int shift = 0;  // the group is 1 << shift lanes: shifts, not divisions, below
+  while ((2 << shift) <= WaveSize && (2 << shift) <= average && (int64_t(2) << shift) * rows <= BlockSize) ++shift;
+  const int group = 1 << shift;
   const int long_segment = kLongSegmentSteps * group;
-  const int groups = BlockSize / group, lane = tid % group;
+  const int groups = BlockSize >> shift, lane = tid & (group - 1);
   // Every thread makes the same number of passes: the group sums shuffle across the whole wave.
   for (int64_t first = 0; first < rows; first += groups) {
-    const int64_t row = r0 + first + tid / group;
+    const int64_t i = first + (tid >> shift), row = r0 + i;
     S sum = 0;
     bool done = false;
     if (row < r1) {
-      const int begin = int(int64_t(offsets[row]) - k0);
-      const Off row_end = offsets[row + 1];
+      const int begin = int(int64_t(i < BlockSize ? row_offsets[i] : offsets[row]) - k0);
+      const Off row_end = i < BlockSize ? row_offsets[i + 1] : offsets[row + 1];
       const int end = local(row_end);
       if (end - begin > long_segment || int64_t(row_end) - k0 > n) {
         if (lane == 0) long_rows[atomicAdd(&long_count, 1)] = int(row - r0);
@@ -303,25 +346,40 @@ __global__ void __launch_bounds__(BlockSize)
   }
 }
 
-// Two-pass finish: a wave per block b whose last row continues past it adds the heads of the
-// blocks the row covers to b's tail, in block order.
+// Two-pass finish: a thread per block b; if b's last row continues past it, the heads of the
+// blocks the row covers are added to b's tail in the order of the one-launch finish (a wave's
+// lanes stride over them, then group_sum), so both give the same bits. A row reaching one more
+// block (nearly all) is finished by its thread: the wave's sum of one head is that head. Longer
+// ones are taken in turn by the thread's whole wave. (A wave per block made this launch 5% of
+// the SpMV on the large matrices, H200.)
 template <int WaveSize, bool BetaIsZero, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     csr_balanced_carry_kernel(int64_t num_blocks, int64_t entries_per_block, const O* __restrict__ first_row,
                               const Off* __restrict__ offsets, S* __restrict__ y, const S* __restrict__ head_sum,
                               const S* __restrict__ tail_sum, S alpha, S beta) {
-  const int64_t b = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / WaveSize;
+  const int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x;
   const int lane = int(threadIdx.x % WaveSize);
-  if (b >= num_blocks) return;  // whole waves leave together
-  const int64_t first = int64_t(first_row[b]), row = int64_t(first_row[b + 1]) - 1;
-  if (row < first) return;  // owns no row
-  const int64_t row_end = int64_t(offsets[row + 1]);
-  if (row_end <= (b + 1) * entries_per_block) return;  // ends in its block
-  const int64_t last_block = (row_end - 1) / entries_per_block;
-  S heads = 0;
-  for (int64_t d = b + 1 + lane; d <= last_block; d += WaveSize) heads += head_sum[d];
-  heads = group_sum<WaveSize>(heads);
-  if (lane == 0) y[row] = finish(tail_sum[b] + heads, alpha, beta, y + row, BetaIsZero);
+  int64_t row = -1, last_block = 0;
+  if (b < num_blocks) {
+    const int64_t first = int64_t(first_row[b]), last = int64_t(first_row[b + 1]) - 1;
+    if (last >= first) {  // owns a row
+      const int64_t row_end = int64_t(offsets[last + 1]);
+      if (row_end > (b + 1) * entries_per_block) {  // that continues past the block
+        row = last;
+        last_block = (row_end - 1) / entries_per_block;
+      }
+    }
+  }
+  if (row >= 0 && last_block == b + 1) y[row] = finish(tail_sum[b] + head_sum[b + 1], alpha, beta, y + row, BetaIsZero);
+  // Every lane of the wave takes part in the shuffles: no lane returns before this.
+  for (auto longer = ballot(row >= 0 && last_block > b + 1); longer != 0; longer &= longer - 1) {
+    const int source = lowest_lane(longer);
+    const int64_t owner = shfl(b, source), long_row = shfl(row, source), end_block = shfl(last_block, source);
+    S heads = 0;
+    for (int64_t d = owner + 1 + lane; d <= end_block; d += WaveSize) heads += head_sum[d];
+    heads = group_sum<WaveSize>(heads);
+    if (lane == 0) y[long_row] = finish(tail_sum[owner] + heads, alpha, beta, y + long_row, BetaIsZero);
+  }
 }
 
 // One entry of the balanced partition (raw.hpp: balanced_partition): for b < num_blocks, the
@@ -510,7 +568,7 @@ void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_bl
       nnz, entries_per_block, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
   check_launch("csr_balanced");
   if (SinglePass || num_blocks < 2) return;
-  csr_balanced_carry_kernel<WaveSize, BetaIsZero><<<blocks_for(num_blocks * WaveSize), kBlockSize, 0, stream>>>(
+  csr_balanced_carry_kernel<WaveSize, BetaIsZero><<<blocks_for(num_blocks), kBlockSize, 0, stream>>>(
       num_blocks, entries_per_block, first_row, offsets, y, head_sum, tail_sum, alpha, beta);
   check_launch("csr_balanced_carry");
 }

@@ -356,36 +356,6 @@ inline bool kokkos_long_tail(int64_t longest_row, int64_t nnz, bool vector, bool
   return longest_row > (latency_bound ? cap : std::max<int64_t>(cap, nnz / 10000));
 }
 
-/// Bandwidth-bound matrices whose rows a thread each walks fastest (the Kokkos thread-per-row
-/// kernel): short rows (at most 10 entries on average), alike (length variation at most 0.5),
-/// and neighbouring rows gathering the same lines of x (windows of 32 rows gathering at most 0.2
-/// distinct lines per entry). A warp then reads 32 neighbouring rows whose lines of A and of x stay
-/// in L1 across its steps, with no staging; the balanced kernel's staging in shared memory leaves
-/// less L1 for them. Measured on the H200 (perf_tests/results/h200_csr): thread per row 4-13%
-/// faster than raw balanced CSR on eight meshes and FEM matrices replicated to 50 million entries
-/// (0.04-0.17 lines an entry), within 5% on 7-point Poisson, delaunay_n14 and luxembourg_osm,
-/// and 5-28% slower where one of the three fails (crack: 0.28 lines an entry; stocfor3:
-/// variation 0.8; banded: 11 entries a row; cage10: 13).
-constexpr double thread_row_max_average = 10, thread_row_max_variation = 0.5, thread_row_max_lines_per_entry = 0.2;
-inline bool rows_for_a_thread_each(const CsrStructure& s) {
-  return s.average_row() <= thread_row_max_average && s.row_length_variation() <= thread_row_max_variation &&
-         s.window_lines_per_entry <= thread_row_max_lines_per_entry;
-}
-
-/// Bandwidth-bound matrices whose rows raw vector CSR reads fastest: rows long enough for 16
-/// lanes or more (48 entries on average), a tail at most 16 times the average, and rows enough
-/// to occupy the GPU four times over, so that a long row's steps hide behind the others. Measured
-/// on the H200: 3-14% faster than raw balanced CSR on bcsstk16, bcsstk33, tomography and wood1p
-/// (60-290 entries a row, tails 1.4-9x) replicated; 11-47% slower with 8 lanes (bcsstk13,
-/// lp_maros_r7: 42-46 a row), a tail of 68x (lp_d6cube) or 9700 rows of 5161 entries (fit2d).
-constexpr double vector_min_average = 48, vector_max_tail = 16;
-constexpr int64_t vector_min_occupancy = 4;
-inline bool rows_for_vector_lanes(const CsrStructure& s, int lanes, int64_t resident_threads) {
-  const double average = s.average_row();
-  return average >= vector_min_average && double(s.longest_row) <= vector_max_tail * average &&
-         (resident_threads <= 0 || s.rows * int64_t(lanes) >= vector_min_occupancy * resident_threads);
-}
-
 /// Lanes a row of the raw vector kernel on a latency-bound matrix. While a group per row for every
 /// row fits on the GPU at once (rows x wave <= resident threads), a whole wave per row shortens
 /// each row's chain of dependent loads at no cost; beyond that the extra warps queue, and rows
@@ -404,11 +374,17 @@ inline int latency_bound_lanes(const CsrStructure& s, int wave, int64_t resident
 /// - GPUs with the raw kernels, latency-bound matrices: raw vector CSR with latency_bound_lanes
 ///   while its longest row takes at most raw_vector_max_steps steps, the balanced partition
 ///   beyond;
-/// - GPUs with the raw kernels, larger matrices: a thread per row for short, alike rows sharing
-///   lines of x (rows_for_a_thread_each), raw vector CSR for long rows without a long tail
-///   (rows_for_vector_lanes), and otherwise raw balanced CSR, the fastest CSR kernel on most
-///   matrices measured, with 512 threads a block where neighbouring rows share no lines of x
-///   (raw_balanced_block_threads);
+/// - GPUs with the raw kernels, larger matrices: raw balanced CSR, with 512 threads a block
+///   where neighbouring rows share no lines of x (raw_balanced_block_threads). Since its stage
+///   lost its predicates and 64-bit divisions and took the rows' offsets with the entries (issue
+///   15), no other CSR kernel beat it by more than 7% on a large matrix of the H200 record
+///   (perf_tests/results/h200: the 6 generated and 7 replicated matrices of the suite, 46 real
+///   matrices replicated to 50 million entries). The exceptions kept until then, a thread per row
+///   for short alike rows and raw vector CSR for long rows without a long tail, were 0-7% faster
+///   on five meshes of 4-7 entries a row (commanche_dual, dw8192, epb1, fe_4elt2, Franz6) and
+///   1-15% slower on eight others (7-point Poisson, cti, delaunay_n14, luxembourg_osm, t2d_q9,
+///   bcsstk16, tomography, ScaleMicrogrid); no rule on the structure measured separates the two
+///   groups, so neither is kept;
 /// - GPUs without them: thread per row or vector lanes by the average row, the Kokkos balanced
 ///   kernel for a long tail (kokkos_long_tail).
 inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
@@ -434,19 +410,9 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
     return c;
   }
   if (b.raw) {
-    const int lanes = raw_vector_lanes(average, b.wave);
-    if (rows_for_a_thread_each(s)) {
-      c.kernel = CsrKernel::thread_per_row;
-      c.reason = "bandwidth-bound; short alike rows sharing lines of x";
-    } else if (rows_for_vector_lanes(s, lanes, b.resident_threads)) {
-      c.kernel = CsrKernel::raw_vector;
-      c.lanes_per_row = lanes;
-      c.reason = "bandwidth-bound; long rows without a long tail";
-    } else {
-      c.kernel = CsrKernel::raw_balanced;
-      c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry, average);
-      c.reason = "bandwidth-bound; balanced partition";
-    }
+    c.kernel = CsrKernel::raw_balanced;
+    c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry, average);
+    c.reason = "bandwidth-bound; balanced partition";
     return c;
   }
   const bool vector = choose_csr_algorithm(average, b.wave) == Algorithm::csr_vector;
