@@ -319,7 +319,15 @@ void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x,
                       const kspmv::PlanReport& r = (*plan)->report();
                       const int threads = (*plan)->options().team_size;
                       const std::string launch = threads > 0 ? " (" + std::to_string(threads) + " threads)" : "";
-                      return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) + " us";
+                      // Then the model's prediction for every feasible candidate, setup/SpMV in us, so
+                      // summarize.py can check the model's ranking against the kernels' measured times.
+                      std::ostringstream predicted;
+                      predicted.precision(6);
+                      for (const auto& c : r.candidates) {
+                        if (c.feasible) predicted << " " << c.name << " " << c.predicted_setup * 1e6 << "/" << c.predicted_apply * 1e6;
+                      }
+                      return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) +
+                             " us; predicted setup/SpMV us:" + predicted.str();
                     }});
   }
 }

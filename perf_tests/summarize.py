@@ -129,14 +129,63 @@ def main():
             speed = kk["seconds"] / amortised(p) if kk else float("nan")
             if kk:
                 plan_logs.append(math.log(speed))
-            print(f"| {p['matrix']} | {p.get('note', '').replace('chose ', '')} | {amortised(p) * 1e6:.1f} | "
+            print(f"| {p['matrix']} | {p.get('note', '').split('; predicted')[0].replace('chose ', '')} | {amortised(p) * 1e6:.1f} | "
                   f"{oracle['kernel']} | {amortised(oracle) * 1e6:.1f} | {amortised(p) / amortised(oracle):.2f} | "
                   f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x | {100 * p['frac_copy_bw']:.0f}% |")
         if plan_logs:
             print(f"\nGeometric mean speedup of kspmv::Plan (amortised) over KokkosKernels default: "
                   f"{math.exp(sum(plan_logs) / len(plan_logs)):.2f}x over {len(plan_logs)} matrices.")
+        plan_model_ranking(ok, plan_rows, uses)
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
+
+
+# The plan's candidates as spmv_bench times them (raw balanced CSR: the faster of its two block
+# sizes, which the plan chooses between by the same rule as the plain call).
+PLAN_CANDIDATE_KERNELS = {
+    "csr_scalar": ("kspmv:csr_scalar",), "csr_vector": ("kspmv:csr_vector",),
+    "csr_balanced": ("kspmv:csr_balanced",), "raw_csr_vector": ("kspmv:raw_csr_vector",),
+    "raw_csr_balanced": ("kspmv:raw_csr_balanced", "kspmv:raw_csr_balanced_512"), "ell": ("kspmv:ell",),
+    "blocked_ell": ("kspmv:blocked_ell",), "raw_blocked_ell": ("kspmv:raw_blocked_ell",), "hyb": ("kspmv:hyb",),
+    "dia": ("kspmv:dia",)}
+
+
+def plan_model_ranking(ok, plan_rows, uses):
+    """The plan model's ranking against the run: for every pair of candidates whose measured times
+    a use (SpMV + setup / uses) differ by more than 10%, whether the model's predicted times order
+    them the same way (the predictions are in the plan's note, from spmv_bench)."""
+    pairs = wrong = 0
+    worst = []
+    for p in plan_rows:
+        note = p.get("note", "")
+        if "; predicted setup/SpMV us:" not in note:
+            continue
+        fields = note.split("; predicted setup/SpMV us:")[1].split()
+        predicted = {}
+        for name, times in zip(fields[0::2], fields[1::2]):
+            setup, apply = (float(t) for t in times.split("/"))
+            predicted[name] = apply + setup / uses
+        measured = {}
+        for name, kernels in PLAN_CANDIDATE_KERNELS.items():
+            rows = [r for r in ok if r["matrix"] == p["matrix"] and r["kernel"] in kernels]
+            if name in predicted and rows:
+                measured[name] = min(r["seconds"] + r["setup_seconds"] / uses for r in rows) * 1e6
+        names = sorted(measured)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                fast, slow = (a, b) if measured[a] < measured[b] else (b, a)
+                if measured[slow] <= 1.1 * measured[fast]:
+                    continue
+                pairs += 1
+                if predicted[fast] >= predicted[slow]:
+                    wrong += 1
+                    worst.append((measured[slow] / measured[fast], p["matrix"], fast, slow, predicted[fast], predicted[slow]))
+    if pairs:
+        print(f"\nPlan model: {pairs - wrong} of {pairs} pairs of candidates whose measured times a use differ by more "
+              f"than 10% ranked the same way by the model; the wrong ones, worst first (measured ratio, matrix, "
+              f"faster, slower, predicted us a use of each):")
+        for ratio, matrix, fast, slow, pf, ps in sorted(worst, reverse=True)[:25]:
+            print(f"- {ratio:.2f}x {matrix}: {fast} faster than {slow}; predicted {pf:.1f} against {ps:.1f}")
 
 
 if __name__ == "__main__":
