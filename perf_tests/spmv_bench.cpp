@@ -299,6 +299,7 @@ void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x,
                                                     {kspmv::Algorithm::coo_deterministic}));
   list.push_back(format_candidate<kspmv::HybMatrix>("kspmv:hyb", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::DiaMatrix>("kspmv:dia", A, x, y, defaults));
+  list.push_back(format_candidate<kspmv::Csr16Matrix>("kspmv:csr16", A, x, y, defaults));
   {
     using Plan = kspmv::Plan<double, int, int, Device>;
     auto plan = std::make_shared<std::unique_ptr<Plan>>();

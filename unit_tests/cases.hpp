@@ -96,6 +96,18 @@ template <class ExecSpace, class Scalar, class Ordinal, class Offset,
                                                    << host.num_cols << " nnz " << host.col_indices.size();
 }
 
+// A format that runs only its own kernel: a CSR algorithm, or an x of the wrong size, throws
+// std::invalid_argument before any kernel runs (golden_5x5 converted to Format).
+template <class ExecSpace, template <class, class, class, class> class Format>
+void expect_csr_algorithm_and_wrong_x_refused() {
+  using Device = DeviceOf<ExecSpace>;
+  const auto A = kspmv::convert<Format>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
+  Kokkos::View<double*, Device> x("x", 5), y("y", 5);
+  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_vector}), std::invalid_argument);
+  Kokkos::View<double*, Device> x4("x", 4);
+  EXPECT_THROW(kspmv::spmv(1.0, A, x4, 0.0, y), std::invalid_argument);
+}
+
 // Converting to Format and back must give the original CSR arrays exactly.
 template <class ExecSpace, template <class, class, class, class> class Format>
 ::testing::AssertionResult check_round_trip(const kspmv::HostCsr& host,

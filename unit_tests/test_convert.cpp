@@ -25,6 +25,7 @@ TYPED_TEST(Convert, EveryFormatOfThePoissonMatrixGivesTheSameProduct) {
   EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::CooMatrix>(h, 1.0, x, 1.0, y0, {})));
   EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::HybMatrix>(h, 1.0, x, 1.0, y0, {})));
   EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::DiaMatrix>(h, 1.0, x, 1.0, y0, {})));
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 1.0, x, 1.0, y0, {})));
 }
 
 TYPED_TEST(Convert, EmptyShapesConvertAndRoundTrip) {
@@ -39,6 +40,7 @@ TYPED_TEST(Convert, EmptyShapesConvertAndRoundTrip) {
     EXPECT_TRUE((check_round_trip<TypeParam, kspmv::CooMatrix>(*h)));
     EXPECT_TRUE((check_round_trip<TypeParam, kspmv::HybMatrix>(*h)));
     EXPECT_TRUE((check_round_trip<TypeParam, kspmv::DiaMatrix>(*h)));
+    EXPECT_TRUE((check_round_trip<TypeParam, kspmv::Csr16Matrix>(*h)));
   }
 }
 

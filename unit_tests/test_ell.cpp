@@ -50,12 +50,7 @@ TYPED_TEST(Ell, RefusesPaddingBeyondTheFillLimit) {
 }
 
 TYPED_TEST(Ell, RejectsCsrAlgorithms) {
-  using Device = DeviceOf<TypeParam>;
-  const auto A = kspmv::convert<kspmv::EllMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
-  Kokkos::View<double*, Device> x("x", 5), y("y", 5);
-  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_vector}), std::invalid_argument);
-  Kokkos::View<double*, Device> x4("x", 4);
-  EXPECT_THROW(kspmv::spmv(1.0, A, x4, 0.0, y), std::invalid_argument);
+  expect_csr_algorithm_and_wrong_x_refused<TypeParam, kspmv::EllMatrix>();
 }
 
 }  // namespace

@@ -9,10 +9,12 @@
 #include "coo.hpp"
 #include "csr.hpp"
 #include "csr_balanced.hpp"
+#include "csr16.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/convert_coo.hpp"
+#include "impl/convert_csr16.hpp"
 #include "impl/csr_balanced.hpp"
 #include "impl/convert_dia.hpp"
 #include "impl/convert_ell.hpp"
@@ -75,14 +77,19 @@ BalancedCsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const
   return balanced_from_csr(A);
 }
 template <class S, class O, class Off, class D>
+Csr16Matrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                   type_tag<Csr16Matrix<S, O, Off, D>>) {
+  return csr16_from_csr(A);
+}
+template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
                                  type_tag<CsrMatrix<S, O, Off, D>>) {
   return A;
 }
 }  // namespace impl
 
-/// Converts a CSR matrix to Format (BalancedCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix,
-/// HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
+/// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, EllMatrix, BlockedEllMatrix,
+/// CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
 /// The result represents the same A: spmv on it gives spmv on A up to rounding. Throws
 /// std::invalid_argument when a limit of `options` would be exceeded.
 template <template <class, class, class, class> class Format, class S, class O, class Off, class D>
@@ -91,8 +98,8 @@ Format<S, O, Off, D> convert(const CsrMatrix<S, O, Off, D>& A, const ConvertOpti
 }
 
 /// Converts back to CSR on the device. Rows keep their entries in the original CSR order for
-/// ELLPACK, blocked ELLPACK, COO and HYB (a round trip is exact); DIA keeps only nonzero values,
-/// by increasing column.
+/// Csr16Matrix (sharing its row offsets and values), ELLPACK, blocked ELLPACK, COO and HYB (a
+/// round trip is exact); DIA keeps only nonzero values, by increasing column.
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const CsrMatrix<S, O, Off, D>& A) {
   return A;
@@ -100,6 +107,10 @@ CsrMatrix<S, O, Off, D> to_csr(const CsrMatrix<S, O, Off, D>& A) {
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const BalancedCsrMatrix<S, O, Off, D>& A) {
   return A.csr;
+}
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const Csr16Matrix<S, O, Off, D>& A) {
+  return impl::csr16_to_csr(A);
 }
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const EllMatrix<S, O, Off, D>& A) {

@@ -7,6 +7,7 @@
 #include "coo.hpp"
 #include "csr.hpp"
 #include "csr_balanced.hpp"
+#include "csr16.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "generate.hpp"

@@ -9,6 +9,7 @@
 #include "coo.hpp"
 #include "csr.hpp"
 #include "csr_balanced.hpp"
+#include "csr16.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
@@ -16,6 +17,7 @@
 #include "impl/coo.hpp"
 #include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
+#include "impl/csr16.hpp"
 #include "impl/csr_host_rows.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_vector.hpp"
@@ -228,6 +230,13 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, S alpha, const Csr16Matrix<S, O, Off, D>& A, const XView& x, S beta,
+              const YView& y, const SpmvOptions& options) {
+  if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "CSR with 16-bit column offsets");
+  spmv_csr16(space, alpha, A, x, beta, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const EllMatrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
   if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "ELLPACK");
@@ -302,7 +311,7 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
 /// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, BalancedCsrMatrix,
-/// EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
+/// Csr16Matrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
 ///
 /// Semantics follow BLAS and KokkosKernels:
 ///  - beta == 0 overwrites y: its old contents are never read, so NaN or Inf in y do not leak;

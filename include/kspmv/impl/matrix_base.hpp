@@ -94,6 +94,7 @@ struct coo_tag {};
 struct hyb_tag {};
 struct dia_tag {};
 struct csr_balanced_tag {};
+struct csr16_tag {};
 
 }  // namespace impl
 }  // namespace kspmv
