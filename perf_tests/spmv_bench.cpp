@@ -7,7 +7,8 @@
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
 // K: once, or as often as it takes to reach --replicate-to entries). --kernels csr runs only the
-// kernels that keep A in CSR (and KokkosKernels'), no format conversions.
+// kernels that keep A in CSR or its 16-bit column form (Csr16Matrix), the Plan, and
+// KokkosKernels': no other format conversions.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -286,7 +287,7 @@ Candidate format_candidate(const std::string& name, const Matrix& A, const Vecto
           [=] { kspmv::spmv(1.0, *converted, x, 0.0, y, options); }};
 }
 
-// Every format that converts A, and the Plan, which may (KernelSet::all).
+// Every other format that converts A (KernelSet::all).
 void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
   const kspmv::ConvertOptions defaults;
   kspmv::ConvertOptions sorted;
@@ -299,7 +300,12 @@ void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x,
                                                     {kspmv::Algorithm::coo_deterministic}));
   list.push_back(format_candidate<kspmv::HybMatrix>("kspmv:hyb", A, x, y, defaults));
   list.push_back(format_candidate<kspmv::DiaMatrix>("kspmv:dia", A, x, y, defaults));
-  list.push_back(format_candidate<kspmv::Csr16Matrix>("kspmv:csr16", A, x, y, defaults));
+}
+
+// The Plan, and CSR with 16-bit column offsets (Csr16Matrix, its raw kernel on GPUs): run with
+// either kernel set.
+void add_plan_and_csr16(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
+  list.push_back(format_candidate<kspmv::Csr16Matrix>("kspmv:csr16", A, x, y, kspmv::ConvertOptions()));
   {
     using Plan = kspmv::Plan<double, int, int, Device>;
     auto plan = std::make_shared<std::unique_ptr<Plan>>();
@@ -370,7 +376,8 @@ void add_kokkoskernels(std::vector<Candidate>& list, const Matrix& A, const Vect
   (void)list, (void)A, (void)x, (void)y;
 }
 
-// Which kernels run: every kspmv kernel and format, or (`csr`) those that keep A in CSR.
+// Which kernels run: every kspmv kernel and format, or (`csr`) those that keep A in CSR, its
+// 16-bit column form and the Plan.
 enum class KernelSet { all, csr };
 
 std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y, KernelSet set) {
@@ -399,6 +406,7 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
   list.push_back(format_candidate<kspmv::BalancedCsrMatrix>("kspmv:csr_balanced", A, x, y, kspmv::ConvertOptions(),
                                                              {kspmv::Algorithm::csr_balanced}));
   if (set == KernelSet::all) add_formats(list, A, x, y);
+  add_plan_and_csr16(list, A, x, y);
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
     const kspmv::ConvertOptions defaults;
     const kspmv::SpmvOptions raw{kspmv::Algorithm::raw};

@@ -119,7 +119,7 @@ def main():
         print("| matrix | plan chose | plan [us/use] | oracle kspmv kernel | oracle [us/use] | plan / oracle | "
               "KK default [us] | plan vs KK default | % copy bw (plan) |")
         print("|---|---|---|---|---|---|---|---|---|")
-        plan_logs = []
+        plan_logs, oracle_ratios = [], []
         for p in plan_rows:
             rows = [r for r in ok if r["matrix"] == p["matrix"]]
             amortised = lambda r: r["seconds"] + r["setup_seconds"] / uses
@@ -128,16 +128,41 @@ def main():
             kk = next((r for r in rows if r["kernel"] == "kk:default"), None)
             speed = kk["seconds"] / amortised(p) if kk else float("nan")
             if kk:
-                plan_logs.append(math.log(speed))
+                plan_logs.append((math.log(speed), p["matrix"]))
+            oracle_ratios.append((amortised(p) / amortised(oracle), p["matrix"]))
             print(f"| {p['matrix']} | {p.get('note', '').split('; predicted')[0].replace('chose ', '')} | {amortised(p) * 1e6:.1f} | "
                   f"{oracle['kernel']} | {amortised(oracle) * 1e6:.1f} | {amortised(p) / amortised(oracle):.2f} | "
                   f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x | {100 * p['frac_copy_bw']:.0f}% |")
         if plan_logs:
             print(f"\nGeometric mean speedup of kspmv::Plan (amortised) over KokkosKernels default: "
-                  f"{math.exp(sum(plan_logs) / len(plan_logs)):.2f}x over {len(plan_logs)} matrices.")
+                  f"{math.exp(sum(v for v, _ in plan_logs) / len(plan_logs)):.2f}x over {len(plan_logs)} matrices, "
+                  f"lowest {math.exp(min(plan_logs)[0]):.2f}x ({min(plan_logs)[1]}), "
+                  f"{sum(1 for v, _ in plan_logs if v < math.log(1.05))} below 1.05x; against the best kspmv kernel "
+                  f"(amortised): {sum(1 for r, _ in oracle_ratios if r <= 1.05)} of {len(oracle_ratios)} within 5%, "
+                  f"at most {max(oracle_ratios)[0]:.2f}x ({max(oracle_ratios)[1]}).")
         plan_model_ranking(ok, plan_rows, uses)
+    bandwidth_counts(ok)
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
+
+
+def bandwidth_counts(ok):
+    """Raw balanced CSR (the faster of its block sizes) and Csr16Matrix against the device's copy
+    bandwidth by the CSR byte model, on the matrices whose CSR is far larger than the L2 (over
+    200 MB): how many reach 90%, and how many run faster than the CSR bytes could stream at
+    copy bandwidth (above 100%)."""
+    large = sorted({r["matrix"] for r in ok if r["nnz"] * 12 > 200e6})
+    for label, kernels in (("raw balanced CSR", ("kspmv:raw_csr_balanced", "kspmv:raw_csr_balanced_512")),
+                           ("Csr16Matrix", ("kspmv:csr16",))):
+        fracs = []
+        for m in large:
+            rows = [r for r in ok if r["matrix"] == m and r["kernel"] in kernels]
+            if rows:
+                fracs.append(max(r["frac_copy_bw"] for r in rows))
+        if fracs:
+            print(f"\n{label}, CSR byte model, {len(fracs)} matrices over 200 MB of CSR: geometric mean "
+                  f"{math.exp(sum(math.log(f) for f in fracs) / len(fracs)):.2f} of copy bandwidth, "
+                  f"{sum(1 for f in fracs if f >= 0.9)} at 0.90 or more, {sum(1 for f in fracs if f > 1.0)} above 1.00.")
 
 
 # The plan's candidates as spmv_bench times them (raw balanced CSR: the faster of its two block
@@ -147,7 +172,7 @@ PLAN_CANDIDATE_KERNELS = {
     "csr_balanced": ("kspmv:csr_balanced",), "raw_csr_vector": ("kspmv:raw_csr_vector",),
     "raw_csr_balanced": ("kspmv:raw_csr_balanced", "kspmv:raw_csr_balanced_512"), "ell": ("kspmv:ell",),
     "blocked_ell": ("kspmv:blocked_ell",), "raw_blocked_ell": ("kspmv:raw_blocked_ell",), "hyb": ("kspmv:hyb",),
-    "dia": ("kspmv:dia",)}
+    "dia": ("kspmv:dia",), "raw_csr16": ("kspmv:csr16",)}
 
 
 def plan_model_ranking(ok, plan_rows, uses):

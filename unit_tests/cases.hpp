@@ -9,7 +9,9 @@
 #include "backends.hpp"
 #include "reference.hpp"
 
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -106,6 +108,32 @@ void expect_csr_algorithm_and_wrong_x_refused() {
   EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_vector}), std::invalid_argument);
   Kokkos::View<double*, Device> x4("x", 4);
   EXPECT_THROW(kspmv::spmv(1.0, A, x4, 0.0, y), std::invalid_argument);
+}
+
+// y = 2*A*x - y with each algorithm, four times: the host reference's result, and the same
+// bits every run (the deterministic finish of rows spanning blocks).
+template <class ExecSpace, class Matrix>
+void expect_same_bits_every_run(const Matrix& A, const kspmv::HostCsr& h, std::mt19937_64& rng,
+                                const std::vector<kspmv::Algorithm>& algorithms) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto x_host = random_vector(h.num_cols, rng);
+  const auto y0 = random_vector(h.num_rows, rng);
+  const auto x = to_device_vector<double, Device>(x_host, "x");
+  for (const kspmv::Algorithm algorithm : algorithms) {
+    SCOPED_TRACE(kspmv::to_string(algorithm));
+    std::vector<double> first;
+    for (int run = 0; run < 4; ++run) {
+      auto y = to_device_vector<double, Device>(y0, "y");
+      kspmv::spmv(2.0, A, x, -1.0, y, {algorithm});
+      const auto result = to_std_vector(y);
+      if (run == 0) {
+        first = result;
+        EXPECT_TRUE(matches_reference(result, reference_spmv(2.0, h, x_host, -1.0, y0)));
+      } else {
+        EXPECT_EQ(std::memcmp(first.data(), result.data(), first.size() * sizeof(double)), 0) << "run " << run;
+      }
+    }
+  }
 }
 
 // Converting to Format and back must give the original CSR arrays exactly.

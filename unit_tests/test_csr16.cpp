@@ -11,8 +11,11 @@ template <class ExecSpace>
 class Csr16 : public ::testing::Test {};
 TYPED_TEST_SUITE(Csr16, Backends, BackendName);
 
+// Automatic runs the raw load-balanced kernel where one exists (GPU builds); csr_scalar is always
+// the Kokkos kernel, a thread per row.
 TYPED_TEST(Csr16, FormatSuite) {
-  run_format_suite<TypeParam, kspmv::Csr16Matrix>({kspmv::SpmvOptions()}, kspmv::ConvertOptions(), all_real_matrices);
+  run_format_suite<TypeParam, kspmv::Csr16Matrix>({kspmv::SpmvOptions(), {kspmv::Algorithm::csr_scalar}},
+                                                  kspmv::ConvertOptions(), all_real_matrices);
 }
 
 TYPED_TEST(Csr16, OneNarrowBlockStoresTheColumnsAsOffsets) {
@@ -24,7 +27,11 @@ TYPED_TEST(Csr16, OneNarrowBlockStoresTheColumnsAsOffsets) {
   EXPECT_EQ(to_std_vector(A.col_low), (std::vector<uint16_t>{0, 2, 1, 0, 1, 2}));
   EXPECT_EQ(to_std_vector(A.block_base), (std::vector<int>{0}));
   EXPECT_EQ(to_std_vector(A.wide_offset), (std::vector<int64_t>{-1}));
-  EXPECT_EQ(A.bytes(), 5 * sizeof(int) + 6 * sizeof(double) + 6 * sizeof(uint16_t) + sizeof(int) + sizeof(int64_t));
+  EXPECT_EQ(to_std_vector(A.block_first_row), (std::vector<int>{0, 4}));
+  // Offsets, values, low halves; per block a base, a wide offset, a first row, two partial sums
+  // and an arrival counter; and the end of the partition.
+  EXPECT_EQ(A.bytes(), 5 * sizeof(int) + 6 * sizeof(double) + 6 * sizeof(uint16_t) + 2 * sizeof(int) +
+                           sizeof(int64_t) + 2 * sizeof(double) + sizeof(int));
 }
 
 // Rows that cross blocks of 2048 entries, in blocks whose columns span less and more than 65,535:
@@ -65,14 +72,62 @@ TYPED_TEST(Csr16, RowsAcrossNarrowAndWideBlocks) {
   EXPECT_EQ(to_std_vector(A.block_base), (std::vector<int>{100, 0, 150000}));
   EXPECT_EQ(to_std_vector(A.wide_offset), (std::vector<int64_t>{-1, 0, -1}));
   EXPECT_EQ(A.wide_entries(), 2048u);
+  // Rows start at entries 0, 3000, 4000, 4000, 4002, 4702: blocks start in rows 0, 1 and 4 and
+  // own the rows starting in them.
+  EXPECT_EQ(to_std_vector(A.block_first_row), (std::vector<int>{0, 1, 5, 6}));
+  EXPECT_NO_THROW(A.validate());
   EXPECT_TRUE((check_round_trip<TypeParam, kspmv::Csr16Matrix>(h)));
   std::mt19937_64 rng(test_seed());
   const auto x = random_vector(h.num_cols, rng);
   const auto y0 = random_vector(h.num_rows, rng);
   const std::vector<double> nans(size_t(h.num_rows), std::numeric_limits<double>::quiet_NaN());
-  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 1.5, x, -0.5, y0, {})));
-  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 2.0, x, 0.0, nans, {})));
-  EXPECT_TRUE((check_spmv<TypeParam, float, int64_t, int64_t, kspmv::Csr16Matrix>(h, 1.0, x, 1.0, y0, {})));
+  for (const kspmv::Algorithm algorithm : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar}) {
+    SCOPED_TRACE(kspmv::to_string(algorithm));
+    EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 1.5, x, -0.5, y0, {algorithm})));
+    EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 2.0, x, 0.0, nans, {algorithm})));
+    EXPECT_TRUE((check_spmv<TypeParam, float, int64_t, int64_t, kspmv::Csr16Matrix>(h, 1.0, x, 1.0, y0, {algorithm})));
+  }
+}
+
+// A row of 50,000 entries over 400,000 columns spans 25 blocks, all wide; short rows around it
+// share blocks with it. The load-balanced kernel adds a spanning row's partials in block order:
+// the same bits on every run.
+TYPED_TEST(Csr16, RowsSpanningManyBlocksSameBitsEveryRun) {
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const kspmv::HostCsr h = random_csr(RandomShape{3000, 400000, 40, 0.2, 50000}, rng);
+  const auto A = kspmv::convert<kspmv::Csr16Matrix>(kspmv::to_device<double, int, int, Device>(h));
+  EXPECT_NO_THROW(A.validate());
+  EXPECT_GT(A.wide_entries(), 0u);
+  expect_same_bits_every_run<TypeParam>(A, h, rng, {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar});
+}
+
+TYPED_TEST(Csr16, ValidateFindsAWrongPartition) {
+  using Device = DeviceOf<TypeParam>;
+  const auto A = kspmv::convert<kspmv::Csr16Matrix>(kspmv::to_device<double, int, int, Device>(narrow_and_wide_blocks()));
+  Kokkos::deep_copy(Kokkos::subview(A.block_first_row, 1), 2);
+  try {
+    A.validate();
+    ADD_FAILURE() << "a wrong block_first_row passed validate()";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("block_first_row[1] = 2, not 1"), std::string::npos) << e.what();
+  }
+}
+
+// The raw kernel is a clear error where none is compiled, and runs where one is.
+TYPED_TEST(Csr16, RawAlgorithmWhereCompiled) {
+  using Device = DeviceOf<TypeParam>;
+  const kspmv::HostCsr h = golden_5x5();
+  if (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::Csr16Matrix>(h, 2.0, {1, 2, 3, 4, 5}, -1.0,
+                                                                             {1, 1, 1, 1, 1}, {kspmv::Algorithm::raw})));
+  } else {
+    const auto A = kspmv::convert<kspmv::Csr16Matrix>(kspmv::to_device<double, int, int, Device>(h));
+    Kokkos::View<double*, Device> x("x", 5), y("y", 5);
+    EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::raw}), std::invalid_argument);
+  }
 }
 
 TYPED_TEST(Csr16, RefusesABlockSpanning32BitsOfColumns) {

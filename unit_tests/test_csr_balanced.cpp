@@ -36,24 +36,7 @@ TYPED_TEST(CsrBalanced, LongAndSpillingRowsSameBitsEveryRun) {
     const kspmv::HostCsr h = random_csr(shape, rng);
     const auto A = kspmv::convert<kspmv::BalancedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
     EXPECT_NO_THROW(A.validate());
-    const auto x_host = random_vector(h.num_cols, rng);
-    const auto y0 = random_vector(h.num_rows, rng);
-    auto x = to_device_vector<double, Device>(x_host, "x");
-    for (const kspmv::Algorithm algorithm : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_balanced}) {
-      SCOPED_TRACE(kspmv::to_string(algorithm));
-      std::vector<double> first;
-      for (int run = 0; run < 4; ++run) {
-        auto y = to_device_vector<double, Device>(y0, "y");
-        kspmv::spmv(2.0, A, x, -1.0, y, {algorithm});
-        const auto result = to_std_vector(y);
-        if (run == 0) {
-          first = result;
-          EXPECT_TRUE(matches_reference(result, reference_spmv(2.0, h, x_host, -1.0, y0)));
-        } else {
-          EXPECT_EQ(std::memcmp(first.data(), result.data(), first.size() * sizeof(double)), 0) << "run " << run;
-        }
-      }
-    }
+    expect_same_bits_every_run<TypeParam>(A, h, rng, {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_balanced});
   }
 }
 

@@ -181,6 +181,46 @@ TYPED_TEST(PlanTest, DiaConversionConfirmsTheSampledDiagonals) {
   }
 }
 
+// Rows of 10 to 50 entries within 2,000 columns of the diagonal: every block of 2048 entries
+// spans fewer than 65,536 columns, so Csr16Matrix moves 10 bytes a nonzero against CSR's 12, and
+// padded formats pay for the uneven rows. With the raw GPU kernels the plan predicts it best
+// (prediction only: 999 uses, below the timing threshold); elsewhere it is not a candidate. The
+// same rows spread over 4 million columns make every sampled block wide.
+TYPED_TEST(PlanTest, NarrowColumnBlocksChooseCsr16WithTheRawKernels) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const auto banded_rows = [&](int64_t rows, int64_t cols, int64_t reach) {
+    kspmv::HostCsr h;
+    h.num_rows = rows;
+    h.num_cols = cols;
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t center = i * (cols / rows);
+      for (int64_t j = 0; j < 10 + (i * 7) % 41; ++j) {
+        h.col_indices.push_back(std::clamp<int64_t>(center - reach + int64_t(rng() % uint64_t(2 * reach)), 0, cols - 1));
+      }
+      h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    }
+    h.values.assign(h.col_indices.size(), 0.5);
+    return h;
+  };
+  kspmv::PlanOptions options;
+  options.expected_uses = 999;
+  options.small_matrix_bytes = 0;
+  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
+  const kspmv::HostCsr narrow = banded_rows(20000, 20000, 2000);
+  std::string chosen;
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(narrow, options, 1.0, 0.0, true, rng, &chosen)));
+  EXPECT_EQ(chosen == "raw_csr16", raw) << chosen;
+  const auto structure = kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(narrow), options.convert);
+  EXPECT_EQ(structure.csr16_sampled_blocks, raw ? (int64_t(narrow.col_indices.size()) + 2047) / 2048 : 0);
+  EXPECT_EQ(structure.csr16_wide_sampled, 0);
+  const kspmv::HostCsr spread = banded_rows(20000, 4000000, 200000);
+  const auto wide = kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(spread), options.convert);
+  EXPECT_EQ(wide.csr16_wide_sampled, wide.csr16_sampled_blocks);
+  EXPECT_EQ(wide.csr16_wide_fraction(), 1.0);
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(spread, options, 2.0, -1.0, false, rng)));
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");

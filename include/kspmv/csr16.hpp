@@ -28,6 +28,12 @@ namespace kspmv {
 /// (only possible with 64-bit ordinals) cannot be stored: the conversion refuses the matrix.
 /// Bytes per nonzero: sizeof(Scalar) + 2 in narrow blocks, sizeof(Scalar) + 4 in wide ones.
 /// Results are exact: the columns decode to CSR's.
+///
+/// The blocks are also a load-balanced partition (as BalancedCsrMatrix's with blocks of
+/// block_entries): block b owns rows [block_first_row[b], block_first_row[b+1]), those that
+/// start in it. On GPUs with the raw kernels, spmv runs the load-balanced CSR kernel on them
+/// (a row spanning blocks is finished by adding its partial sums in block order: the same bits
+/// every run); elsewhere a thread per row.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
@@ -50,18 +56,28 @@ class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
   base_view block_base;          ///< blocks: smallest column of the block
   wide_view wide_offset;         ///< blocks: -1 for a narrow block, else its first entry in col_high
   half_view col_high;            ///< entries of the wide blocks: high 16 bits of col - block_base
+  base_view block_first_row;     ///< blocks + 1: the first row starting in each block, then num_rows
+  /// Workspace of the load-balanced kernel: 2 x blocks partial sums and blocks arrival counters,
+  /// zero between calls. Two spmv calls on the same matrix must not run concurrently.
+  Kokkos::View<Scalar*, Device> partial_sums;
+  Kokkos::View<int*, Device> arrivals;
 
   Csr16Matrix() : base() { this->m_name = "Csr16Matrix"; }
-  /// Wraps existing Views (no copy); throws std::invalid_argument if extents do not fit.
+  /// Wraps existing Views (no copy) and allocates the workspace; throws std::invalid_argument if
+  /// extents do not fit.
   Csr16Matrix(Ordinal num_rows, Ordinal num_cols, Offset nnz, const row_offsets_type& offsets, const values_type& vals,
-              const half_view& low, const base_view& bases, const wide_view& wide, const half_view& high)
+              const half_view& low, const base_view& bases, const wide_view& wide, const half_view& high,
+              const base_view& first_rows)
       : base("Csr16Matrix", num_rows, num_cols, nnz), row_offsets(offsets), values(vals), col_low(low),
-        block_base(bases), wide_offset(wide), col_high(high) {
+        block_base(bases), wide_offset(wide), col_high(high), block_first_row(first_rows) {
     this->expect_extent(row_offsets, size_t(num_rows) + 1, "row_offsets");
     this->expect_extent(values, size_t(nnz), "values");
     this->expect_extent(col_low, size_t(nnz), "col_low");
     this->expect_extent(block_base, num_blocks(), "block_base");
     this->expect_extent(wide_offset, num_blocks(), "wide_offset");
+    this->expect_extent(block_first_row, num_blocks() + 1, "block_first_row");
+    partial_sums = Kokkos::View<Scalar*, Device>("kspmv::csr16::partial_sums", 2 * num_blocks());
+    arrivals = Kokkos::View<int*, Device>("kspmv::csr16::arrivals", num_blocks());
   }
 
   /// Checks the contents (on a host copy): row offsets from 0 to nnz, never decreasing; each wide
@@ -78,6 +94,17 @@ class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
     const auto bases = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), block_base);
     const auto wide = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), wide_offset);
     const int64_t nnz = int64_t(this->nnz());
+    const auto first = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), block_first_row);
+    for (int64_t b = 0; b <= int64_t(num_blocks()); ++b) {
+      // The first row whose entries start at or after the block's first entry.
+      int64_t expected = int64_t(std::lower_bound(offsets.data(), offsets.data() + offsets.extent(0) - 1,
+                                                  Offset(std::min(b * block_entries, nnz))) - offsets.data());
+      if (b == int64_t(num_blocks())) expected = int64_t(this->num_rows());
+      if (int64_t(first(b)) != expected) {
+        this->fail("block_first_row[" + std::to_string(b) + "] = " + std::to_string(int64_t(first(b))) + ", not " +
+                   std::to_string(expected));
+      }
+    }
     for (int64_t b = 0; b < int64_t(num_blocks()); ++b) {
       const int64_t length = std::min(block_entries, nnz - b * block_entries);
       if (wide(b) < -1 || (wide(b) >= 0 && wide(b) + length > int64_t(high.extent(0)))) {
@@ -99,11 +126,11 @@ class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
   /// Entries stored with 4 bytes of index (those of wide blocks).
   size_t wide_entries() const { return col_high.extent(0); }
   /// Bytes of the arrays: row offsets, values, 2 bytes of index a nonzero, 2 more in wide
-  /// blocks, and a base and a wide offset a block.
+  /// blocks, and a base, a wide offset, a first row and the workspace a block.
   size_t bytes() const {
     return row_offsets.extent(0) * sizeof(Offset) + values.extent(0) * sizeof(Scalar) +
            (col_low.extent(0) + col_high.extent(0)) * sizeof(uint16_t) +
-           num_blocks() * (sizeof(Ordinal) + sizeof(int64_t));
+           num_blocks() * (2 * sizeof(Ordinal) + sizeof(int64_t) + 2 * sizeof(Scalar) + sizeof(int));
   }
 };
 

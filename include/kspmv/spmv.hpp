@@ -229,11 +229,35 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
   }
 }
 
+// Automatic: the raw load-balanced kernel over the format's blocks where it can run (GPU
+// build, contiguous vectors), else the Kokkos kernel, a thread per row (csr_scalar asks for it).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch(const ExecSpace& space, S alpha, const Csr16Matrix<S, O, Off, D>& A, const XView& x, S beta,
               const YView& y, const SpmvOptions& options) {
-  if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "CSR with 16-bit column offsets");
-  spmv_csr16(space, alpha, A, x, beta, y);
+  const Algorithm algorithm = options.algorithm;
+  if (algorithm != Algorithm::automatic && algorithm != Algorithm::raw && algorithm != Algorithm::csr_scalar) {
+    unsupported_algorithm(algorithm, "CSR with 16-bit column offsets");
+  }
+  bool raw = algorithm == Algorithm::raw;
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    raw = raw || (algorithm == Algorithm::automatic && is_contiguous(x) && is_contiguous(y));
+  }
+  if (!raw) {
+    spmv_csr16(space, alpha, A, x, beta, y);
+    return;
+  }
+  check_raw<ExecSpace, S, O, Off>(x, y);
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    static_assert(Csr16Matrix<S, O, Off, D>::block_entries == raw::balanced_max_entries,
+                  "Csr16Matrix's blocks are the raw balanced kernel's");
+    const int64_t blocks = int64_t(A.num_blocks());
+    raw::csr16_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
+                                   options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
+                                   int64_t(A.nnz()), blocks, A.block_first_row.data(), A.row_offsets.data(),
+                                   A.col_low.data(), A.block_base.data(), A.wide_offset.data(), A.col_high.data(),
+                                   A.values.data(), x.data(), y.data(), A.partial_sums.data(),
+                                   A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
+  }
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -330,8 +354,8 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
 /// (the sums are ordered differently); later calls all use the chosen kernel.
 ///
 /// \param options forces an algorithm (launch tunables need one); the default picks per format:
-///        for CsrMatrix as above, for BalancedCsrMatrix the raw kernel where it can run (GPU
-///        build, contiguous x and y), its Kokkos kernel otherwise.
+///        for CsrMatrix as above, for BalancedCsrMatrix and Csr16Matrix the raw load-balanced
+///        kernel where it can run (GPU build, contiguous x and y), their Kokkos kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,

@@ -10,11 +10,12 @@ namespace kspmv {
 /// kernel.
 enum class Algorithm {
   automatic,
-  csr_scalar,         ///< CSR: one thread per row
+  csr_scalar,         ///< CSR and Csr16Matrix: one thread per row
   csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
-  raw,                ///< CSR, load-balanced CSR or blocked ELLPACK: hand-written HIP/CUDA kernels (GPU builds only)
+  raw,                ///< CSR, load-balanced CSR, Csr16Matrix or blocked ELLPACK: hand-written HIP/CUDA kernels
+                      ///< (GPU builds only)
   csr_balanced,       ///< CSR: nonzeros split evenly over teams, the partition kept with the matrix; on a
                       ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs)
 };

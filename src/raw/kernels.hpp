@@ -195,10 +195,66 @@ __device__ __forceinline__ S finish(S sum, S alpha, S beta, const S* y_row, bool
   return beta_is_zero ? alpha * sum : beta * *y_row + alpha * sum;
 }
 
-template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
-__global__ void __launch_bounds__(BlockSize)
+// Where the balanced kernel's stage reads the columns of its entries: CSR's column indices, or
+// Csr16Matrix's 16-bit offsets from a base column per block of kBalancedMaxEntries entries (its
+// blocks are the kernel's): 2 bytes of index an entry where a block's columns span fewer than
+// 65,536, 4 where they do not. at(b, k) is a thread's view of block b from entry k on: load(j)
+// issues the load of entry k + j's stored index, decode(stored, j) makes it a column. Every load
+// is issued before any decode: a test of the block's kind (narrow or wide) before them made
+// every load wait for that of the kind, and the kernel ran 9% slower than on CSR (H200).
+template <class O>
+struct CsrColumns {
+  using Stored = O;
+  static constexpr bool full_occupancy = false;  // see KSPMV_RAW_BALANCED_BOUNDS
+  const O* __restrict__ cols;
+  struct Thread {
+    const O* p;
+    __device__ __forceinline__ O load(int j) const { return stream_load(p + j); }
+    __device__ __forceinline__ O decode(O stored, int) const { return stored; }
+  };
+  __device__ __forceinline__ Thread at(int64_t, int64_t k) const { return {cols + k}; }
+};
+
+template <class O>
+struct Csr16Columns {
+  using Stored = uint16_t;
+  static constexpr bool full_occupancy = sizeof(O) == 4;
+  const uint16_t* __restrict__ low;
+  const O* __restrict__ base;
+  const int64_t* __restrict__ wide;
+  const uint16_t* __restrict__ high;
+  struct Thread {
+    const uint16_t* low;
+    const uint16_t* high;  // the thread's first high half, or nullptr in a narrow block
+    O base;
+    __device__ __forceinline__ uint16_t load(int j) const { return stream_load(low + j); }
+    __device__ __forceinline__ O decode(uint16_t stored, int j) const {
+      return high == nullptr ? base + O(stored) : base + O(stored) + (O(stream_load(high + j)) << 16);
+    }
+  };
+  __device__ __forceinline__ Thread at(int64_t b, int64_t k) const {
+    const int64_t w = wide[b];
+    return {low + k, w < 0 ? nullptr : high + (w + k - b * kBalancedMaxEntries), base[b]};
+  }
+};
+
+// Blocks of the balanced kernel resident at once on a multiprocessor, for Csr16Matrix with
+// 32-bit ordinals (Columns::full_occupancy): as many as its threads allow (2048 on NVIDIA's
+// sm_80 and sm_90), which caps the kernel at 32 registers a thread. Without the cap it took 40
+// (the base column and a second pointer), 6 blocks of 256 threads fitted instead of 8, and it
+// ran 8% slower than on CSR's larger indices (H200). CSR's variant takes 32 registers by itself
+// and ran 1% slower with the cap; with 64-bit ordinals the cap spills 32-60 bytes a thread (not
+// measured). HIP's second bound means something else (waves per execution unit): not given there.
+#if defined(KSPMV_RAW_HIP)
+#define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads)
+#else
+#define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads, (full) ? 2048 / (threads) : 1)
+#endif
+
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns>
+__global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     csr_balanced_kernel(int64_t nnz, int64_t entries_per_block, const O* __restrict__ first_row,
-                        const Off* __restrict__ offsets, const O* __restrict__ cols, const S* __restrict__ vals,
+                        const Off* __restrict__ offsets, Columns columns, const S* __restrict__ vals,
                         const S* __restrict__ x, S* __restrict__ y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
                         S beta) {
   static_assert(BlockSize == 256 || BlockSize == 512, "blocks of 256 or 512 threads");
@@ -226,34 +282,34 @@ __global__ void __launch_bounds__(BlockSize)
   // kernel's instructions. With the offsets staged, the kernel went from 0.74 to 0.82 of copy
   // bandwidth (geometric mean over the 53 replicated real matrices of perf_tests/results/h200
   // against h200_686fe52).
-  const O* thread_cols = cols + (k0 + tid);
   const S* thread_vals = vals + (k0 + tid);
   S* thread_products = products + tid;
   const int64_t staged_rows = r1 - r0 < BlockSize ? r1 - r0 : BlockSize;
   if (tid <= staged_rows) row_offsets[tid] = offsets[r0 + tid];
   if (tid == 0 && staged_rows == BlockSize) row_offsets[BlockSize] = offsets[r0 + BlockSize];
-  O c[kItems];
+  const auto thread_cols = columns.at(b, k0 + tid);
+  typename Columns::Stored c[kItems];
   S v[kItems];
   // (One branch for the loads and the gathers: split in two, the same code ran 5-10% slower.)
   if (n == kBalancedMaxEntries) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      c[i] = stream_load(thread_cols + i * BlockSize);
+      c[i] = thread_cols.load(i * BlockSize);
       v[i] = stream_load(thread_vals + i * BlockSize);
     }
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = v[i] * x[c[i]];
+    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = v[i] * x[thread_cols.decode(c[i], i * BlockSize)];
   } else {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       if (i * BlockSize + tid < n) {
-        c[i] = stream_load(thread_cols + i * BlockSize);
+        c[i] = thread_cols.load(i * BlockSize);
         v[i] = stream_load(thread_vals + i * BlockSize);
       }
     }
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = v[i] * x[c[i]];
+      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = v[i] * x[thread_cols.decode(c[i], i * BlockSize)];
     }
   }
   __syncthreads();
@@ -565,9 +621,9 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
   check_launch("blocked_ell");
 }
 
-template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off>
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns>
 void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
-                         const O* first_row, const Off* offsets, const O* cols, const S* vals, const S* x, S* y,
+                         const O* first_row, const Off* offsets, const Columns& cols, const S* vals, const S* x, S* y,
                          S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass><<<unsigned(num_blocks), BlockSize, 0, stream>>>(
       nnz, entries_per_block, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
@@ -578,23 +634,23 @@ void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_bl
   check_launch("csr_balanced_carry");
 }
 
-template <int WaveSize, int BlockSize, class S, class O, class Off>
+template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns>
 void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int64_t entries_per_block,
-                         int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const S* vals,
-                         const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+                         int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
+                         const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   const bool zero = beta == S(0);
-  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off>
-                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off>)
-                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off>
-                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off>);
+  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off, Columns>
+                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns>)
+                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns>
+                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns>);
   launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
          arrivals, alpha, beta);
 }
 
-template <int WaveSize, class S, class O, class Off>
+template <int WaveSize, class S, class O, class Off, class Columns>
 void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
-                         const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
+                         const Columns& cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
                          S alpha, S beta) {
   if (entries_per_block < 1 || entries_per_block > kBalancedMaxEntries) {
     throw std::invalid_argument("kspmv raw csr_balanced: blocks of " + std::to_string(entries_per_block) +
@@ -605,7 +661,8 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
                                 " threads a block; the kernel runs 256 or 512");
   }
   if (num_blocks == 0) return;
-  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off> : launch_csr_balanced<WaveSize, 256, S, O, Off>)(
+  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns>
+                        : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns>)(
       stream, single_pass, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
       arrivals, alpha, beta);
 }

@@ -29,8 +29,19 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
                   int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const S* vals, const S* x,
                   S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, nnz, entries_per_block,
-                                 num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha,
-                                 beta);
+                                 num_blocks, first_row, offsets, CsrColumns<O>{cols}, vals, x, y, head_sum, tail_sum,
+                                 arrivals, alpha, beta);
+}
+
+template <class S, class O, class Off>
+void csr16_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t num_blocks,
+                    const O* first_row, const Off* offsets, const uint16_t* col_low, const O* block_base,
+                    const int64_t* wide_offset, const uint16_t* col_high, const S* vals, const S* x, S* y,
+                    S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, nnz,
+                                 kBalancedMaxEntries, num_blocks, first_row, offsets,
+                                 Csr16Columns<O>{col_low, block_base, wide_offset, col_high}, vals, x, y, head_sum,
+                                 tail_sum, arrivals, alpha, beta);
 }
 
 template <class O, class Off>
@@ -244,6 +255,7 @@ void instantiate(void (**addresses)()) {
   addresses[2] = reinterpret_cast<void (*)()>(&blocked_ell<S, O, Off>);
   addresses[3] = reinterpret_cast<void (*)()>(&row_statistics<O, Off>);
   addresses[4] = reinterpret_cast<void (*)()>(&balanced_partition<O, Off>);
+  addresses[5] = reinterpret_cast<void (*)()>(&csr16_balanced<S, O, Off>);
 }
 template void instantiate<double, int, int>(void (**)());
 template void instantiate<float, int, int>(void (**)());

@@ -14,6 +14,23 @@
 namespace kspmv {
 namespace impl {
 
+/// The smallest and largest column of entries [k0, k1), reduced by a team (Csr16Matrix's blocks).
+template <class Member, class ColumnView>
+KOKKOS_INLINE_FUNCTION typename Kokkos::MinMax<int64_t>::value_type team_column_range(const Member& team,
+                                                                                   const ColumnView& cols, int64_t k0,
+                                                                                   int64_t k1) {
+  typename Kokkos::MinMax<int64_t>::value_type range;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(team, k0, k1),
+      [&](const int64_t k, typename Kokkos::MinMax<int64_t>::value_type& r) {
+        const int64_t c = int64_t(cols(k));
+        r.min_val = c < r.min_val ? c : r.min_val;
+        r.max_val = c > r.max_val ? c : r.max_val;
+      },
+      Kokkos::MinMax<int64_t>(range));
+  return range;
+}
+
 template <class Csr>
 Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> row_lengths(const Csr& A) {
   using execution_space = typename Csr::execution_space;

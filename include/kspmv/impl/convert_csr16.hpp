@@ -1,11 +1,13 @@
 #pragma once
 // Conversions between CSR and CSR with 16-bit column offsets (csr16.hpp), on the device: a team
 // per block finds its smallest and largest column, a scan places the wide blocks' high halves,
-// and a thread per entry writes its offset. Row offsets and values are shared, not copied.
+// and a thread per entry writes its offset; the blocks' load-balanced partition is that of
+// BalancedCsrMatrix. Row offsets and values are shared, not copied.
 
 #include "../csr.hpp"
 #include "../csr16.hpp"
 #include "convert_common.hpp"
+#include "csr_balanced.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -35,15 +37,7 @@ Csr16Matrix<S, O, Off, D> csr16_from_csr(const CsrMatrix<S, O, Off, D>& A) {
         "kspmv::convert[csr16_blocks]", Team(int(blocks), Kokkos::AUTO),
         KOKKOS_LAMBDA(const typename Team::member_type& team) {
           const int64_t b = team.league_rank(), k0 = b * block, k1 = k0 + block < nnz ? k0 + block : nnz;
-          typename Kokkos::MinMax<int64_t>::value_type range;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, k0, k1),
-              [&](const int64_t k, typename Kokkos::MinMax<int64_t>::value_type& r) {
-                const int64_t c = int64_t(cols(k));
-                r.min_val = c < r.min_val ? c : r.min_val;
-                r.max_val = c > r.max_val ? c : r.max_val;
-              },
-              Kokkos::MinMax<int64_t>(range));
+          const auto range = team_column_range(team, cols, k0, k1);
           Kokkos::single(Kokkos::PerTeam(team), [&] {
             bases(b) = O(range.min_val);
             const uint64_t span = uint64_t(range.max_val - range.min_val);
@@ -74,7 +68,11 @@ Csr16Matrix<S, O, Off, D> csr16_from_csr(const CsrMatrix<S, O, Off, D>& A) {
         low(k) = uint16_t(d & 0xFFFFu);
         if (wide(b) >= 0) high(wide(b) + k - b * block) = uint16_t(d >> 16);
       });
-  return Matrix(A.num_rows(), A.num_cols(), A.nnz(), A.row_offsets, A.values, low, bases, wide, high);
+  typename Matrix::base_view first_rows(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr16::block_first_row"), blocks + 1);
+  Matrix result(A.num_rows(), A.num_cols(), A.nnz(), A.row_offsets, A.values, low, bases, wide, high, first_rows);
+  write_balanced_partition(ExecSpace(), A, block, blocks, first_rows, result.arrivals);
+  return result;
 }
 
 template <class S, class O, class Off, class D>

@@ -1,9 +1,9 @@
 #pragma once
 // CSR with 16-bit column offsets: a thread per row. A row's entries are walked block by block,
 // so each block's base column and wide offset are read once per block a row touches, and a
-// narrow block's loop reads 2 bytes of index an entry with no branch. (A Kokkos kernel on every
-// backend; a raw GPU kernel reusing the load-balanced CSR partition, whose blocks these are, is
-// not written yet.)
+// narrow block's loop reads 2 bytes of index an entry with no branch. (The Kokkos kernel of every
+// backend; on GPUs with the raw kernels, spmv runs the load-balanced CSR kernel over the
+// format's blocks instead: src/raw/kernels.hpp, Csr16Columns.)
 
 #include <Kokkos_Core.hpp>
 

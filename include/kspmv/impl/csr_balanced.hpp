@@ -207,17 +207,14 @@ BalancedCsrMatrix<S, O, Off, D> balanced_storage(const CsrMatrix<S, O, Off, D>& 
   return BalancedCsrMatrix<S, O, Off, D>(A, block, shape.lanes);
 }
 
-/// The analysis: block_first_row[b] = first row starting at or after entry b*entries_per_block
-/// (one binary search per block), num_rows for the end; the same kernel zeroes the arrival
-/// counters. One allocation, one kernel, nothing back to the host: on a cache-resident matrix
-/// the partition costs a few SpMVs.
+/// The partition of CSR row offsets into blocks of `block` entries: first_row[b] = first row
+/// starting at or after entry b*block (one binary search per block), rows for b == blocks; the
+/// same kernel zeroes the arrival counters. One kernel, nothing back to the host.
 template <class ExecSpace, class S, class O, class Off, class D>
-BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+void write_balanced_partition(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A, int64_t block, int64_t blocks,
+                              const Kokkos::View<O*, D>& first_row, const Kokkos::View<int*, D>& arrivals) {
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;
-  BalancedCsrMatrix<S, O, Off, D> balanced = balanced_storage<ExecSpace>(A);
-  const int64_t block = balanced.entries_per_block(), blocks = balanced.num_blocks(), m = A.num_rows();
-  const auto first_row = balanced.block_first_row;
-  const auto arrivals = balanced.arrivals;
+  const int64_t m = A.num_rows();
   if constexpr (raw_available<ExecSpace, S, O, Off>()) {
     // One raw launch: a Kokkos launch costs several microseconds more on the host, which the
     // first automatic spmv of a cache-resident matrix would pay.
@@ -240,6 +237,15 @@ BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const 
           first_row(b) = O(lo);
         });
   }
+}
+
+/// The analysis (write_balanced_partition) in storage of balanced_shape: one allocation, one
+/// kernel, nothing back to the host: on a cache-resident matrix the partition costs a few SpMVs.
+template <class ExecSpace, class S, class O, class Off, class D>
+BalancedCsrMatrix<S, O, Off, D> balanced_from_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+  BalancedCsrMatrix<S, O, Off, D> balanced = balanced_storage<ExecSpace>(A);
+  write_balanced_partition(space, A, balanced.entries_per_block(), balanced.num_blocks(), balanced.block_first_row,
+                           balanced.arrivals);
   return balanced;
 }
 template <class S, class O, class Off, class D>

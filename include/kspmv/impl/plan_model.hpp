@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -54,7 +55,13 @@ struct PlanStructure {
   int64_t diagonals = -1;
   int64_t diagonal_sample_rows = 0;
   int64_t dia_affordable = 0;  // dia_affordable_diagonals: DIA with more diagonals cannot win
+  // Csr16Matrix: of a sample of its blocks (csr16_wide_blocks), how many span more than 16 bits
+  // of columns (4 bytes of index an entry there, 2 elsewhere). 0 sampled: not counted.
+  int64_t csr16_sampled_blocks = 0, csr16_wide_sampled = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
+  double csr16_wide_fraction() const {
+    return csr16_sampled_blocks > 0 ? double(csr16_wide_sampled) / double(csr16_sampled_blocks) : 1.0;
+  }
 };
 
 // Measured on the H200 (perf_tests/results/h200, fp64): the smallest SpMV takes about 5 us; a
@@ -115,6 +122,34 @@ int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t 
   return std::min<int64_t>(convert.max_diagonals, int64_t(std::min(by_speed, by_fill)));
 }
 
+/// How many of Csr16Matrix's blocks the plan samples (evenly spaced) for their column span: a
+/// block reads 8 KB of column indices, the sample at most 8 MB.
+constexpr int64_t csr16_sample_blocks = 1024;
+
+/// Of a sample of A's blocks of block_entries entries: {blocks sampled, blocks whose columns span
+/// more than 65,535}.
+template <class S, class O, class Off, class D>
+std::pair<int64_t, int64_t> csr16_wide_blocks(const CsrMatrix<S, O, Off, D>& A, int64_t block_entries) {
+  using Team = Kokkos::TeamPolicy<typename D::execution_space>;
+  const int64_t nnz = int64_t(A.nnz()), blocks = (nnz + block_entries - 1) / block_entries;
+  if (blocks == 0) return {0, 0};
+  const int64_t stride = std::max<int64_t>(1, blocks / csr16_sample_blocks), sampled = (blocks + stride - 1) / stride;
+  Kokkos::View<int64_t, D> wide("kspmv::plan::csr16_wide");
+  const auto cols = A.col_indices;
+  Kokkos::parallel_for(
+      "kspmv::plan[csr16_span]", Team(int(sampled), Kokkos::AUTO), KOKKOS_LAMBDA(const typename Team::member_type& team) {
+        const int64_t k0 = int64_t(team.league_rank()) * stride * block_entries;
+        const int64_t k1 = k0 + block_entries < nnz ? k0 + block_entries : nnz;
+        const auto range = team_column_range(team, cols, k0, k1);
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          if (range.max_val - range.min_val > 0xFFFF) Kokkos::atomic_add(&wide(), int64_t(1));
+        });
+      });
+  int64_t wide_blocks = 0;
+  Kokkos::deep_copy(wide_blocks, wide);
+  return {sampled, wide_blocks};
+}
+
 /// Widest HYB ELLPACK part the plan considers (wider ones pad every row to thousands of entries).
 constexpr int64_t hyb_width_cap = 4096;
 
@@ -154,6 +189,9 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
     const int64_t stride = sample_stride(m);
     p.diagonals = count_diagonals(A, p.dia_affordable, stride);
     p.diagonal_sample_rows = (m + stride - 1) / stride;
+  }
+  if (raw_available<execution_space, S, O, Off>()) {  // the plan proposes Csr16Matrix with the raw kernel only
+    std::tie(p.csr16_sampled_blocks, p.csr16_wide_sampled) = csr16_wide_blocks(A, raw::balanced_max_entries);
   }
   return p;
 }
@@ -216,6 +254,14 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   if (raw_available) {
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
     add("raw_csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.raw_balanced, 0));
+    // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
+    // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
+    // partition; the same load-balanced kernel, charged at its rate.
+    const double blocks = std::ceil(double(p.nnz) / double(raw::balanced_max_entries));
+    const double csr16_bytes = double(p.nnz) * (sizeof(S) + 2.0 + 2.0 * p.csr16_wide_fraction()) +
+                               double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
+    add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, conversion(csr16_bytes),
+        per_call(csr16_bytes, k.raw_balanced, 0));
   }
 
   const double ell_bytes = double(p.ell_slots) * (sizeof(S) + sizeof(O)) + vectors;

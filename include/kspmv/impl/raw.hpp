@@ -44,6 +44,17 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
                   const Off* offsets, const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum,
                   int* arrivals, S alpha, S beta);
 
+/// y = alpha*A*x + beta*y, CSR with 16-bit column offsets (Csr16Matrix, whose blocks of
+/// balanced_max_entries entries are the blocks of this load-balanced kernel): the columns of
+/// block b are block_base[b] + col_low[k] (wide_offset[b] < 0) or block_base[b] +
+/// col_high[wide_offset[b] + k - b*balanced_max_entries] * 65536 + col_low[k]. The partition,
+/// workspace, single_pass and block_threads are those of csr_balanced.
+template <class S, class O, class Off>
+void csr16_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t num_blocks,
+                    const O* first_row, const Off* offsets, const uint16_t* col_low, const O* block_base,
+                    const int64_t* wide_offset, const uint16_t* col_high, const S* vals, const S* x, S* y,
+                    S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta);
+
 /// The partition of a load-balanced CSR matrix, one launch on `stream`, not waited for:
 /// first_row[b] = the first row whose entries start at or after b*entries_per_block (b <
 /// num_blocks), first_row[num_blocks] = rows, and arrivals[b] = 0.
