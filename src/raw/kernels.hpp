@@ -243,12 +243,14 @@ struct Csr16Columns {
 // sm_80 and sm_90), which caps the kernel at 32 registers a thread. Without the cap it took 40
 // (the base column and a second pointer), 6 blocks of 256 threads fitted instead of 8, and it
 // ran 8% slower than on CSR's larger indices (H200). CSR's variant takes 32 registers by itself
-// and ran 1% slower with the cap; with 64-bit ordinals the cap spills 32-60 bytes a thread (not
-// measured). HIP's second bound means something else (waves per execution unit): not given there.
+// when given no minimum (0); given a minimum of 1 block it took 54, 4 blocks fitted, and it ran
+// 21% slower (H200, c30d866). With 64-bit ordinals the cap spills 32-60 bytes a thread and the
+// compiler takes 56-79 registers without it (not measured). HIP's second bound means something
+// else (waves per execution unit): not given there.
 #if defined(KSPMV_RAW_HIP)
 #define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads)
 #else
-#define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads, (full) ? 2048 / (threads) : 1)
+#define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads, (full) ? 2048 / (threads) : 0)
 #endif
 
 template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns>
