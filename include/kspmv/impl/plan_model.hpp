@@ -78,10 +78,11 @@ struct PlanStructure {
 // 1.05x the time a use of raw balanced CSR (h200_plan_model_fe9806f); with 0.86 the model's
 // predictions recorded there rank raw balanced CSR first on both and change no other choice.
 // Csr16Matrix on the same kernel moves 12% fewer bytes than CSR (geometric mean over the 59
-// matrices of more than 200 MB of CSR in perf_tests/results/h200, c72d21b) but ran only 1.4%
+// matrices of more than 200 MB of CSR in perf_tests/results/h200_c72d21b) but ran only 1.4%
 // faster: 0.76 of copy bandwidth by its own bytes against raw balanced CSR's 0.85 by CSR's (the
-// kernel waits on latency, not bytes, most of the time). At 0.86 the plan took it at 100 uses
-// on most large matrices and lost its conversion (3-4 SpMVs) to a gain of 1-4% a call.
+// kernel waits on latency, not bytes, most of the time; 0.76 again in h200/). At 0.86 the plan
+// took it at 100 uses on most large matrices and lost its conversion (3-4 SpMVs) to a gain of
+// 1-4% a call.
 struct ModelConstants {
   double latency, serial_entry, serial_vector, serial_raw;
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
