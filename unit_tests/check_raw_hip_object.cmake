@@ -1,7 +1,8 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_balanced_kernel<64, BlockSize, BetaIsZero,
-# SinglePass> (blocks of 256 and 512 threads) with its csr_balanced_carry_kernel<64>, each for
+# SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns) with its
+# csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
 # int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair.
 foreach(tool OBJCOPY BUNDLER NM)
@@ -43,11 +44,17 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   expect_symbol("blocked_ell_kernelILi6ELb0E${types}")
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
+  # The balanced kernel's last parameter is its column source: CSR's columns (CsrColumns<O>,
+  # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE).
+  string(SUBSTRING "${types}" 0 3 scalar_and_indices)
+  string(SUBSTRING "${types}" 1 1 ordinal)
   foreach(beta_is_zero 0 1)
     expect_symbol("csr_balanced_carry_kernelILi64ELb${beta_is_zero}E${types}")
     foreach(block_size 256 512)
       foreach(single_pass 0 1)
-        expect_symbol("csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${types}")
+        foreach(columns 10CsrColumns 12Csr16Columns)
+          expect_symbol("csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${scalar_and_indices}NS1_${columns}I${ordinal}EEEE")
+        endforeach()
       endforeach()
     endforeach()
   endforeach()
