@@ -9,6 +9,7 @@
 #include "backends.hpp"
 #include "reference.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -65,6 +66,24 @@ inline const RandomCase random_cases[] = {
     {"no entries", {80, 80, 0, 0.0, 0}, 2.0, -1.0, false},
 };
 
+
+// Runs check(A, x, y0, c) on every random case with a fresh matrix and vectors (seeded by
+// test_seed(), reported on failure): x of A's columns and y0 of its rows, or the reverse for
+// mode T (transposed), y0 all NaN where the case says so.
+template <class Check>
+void for_each_random_case(bool transposed, const Check& check) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const RandomCase& c : random_cases) {
+    SCOPED_TRACE(c.what);
+    const kspmv::HostCsr A = random_csr(c.shape, rng);
+    const auto x = random_vector(transposed ? A.num_rows : A.num_cols, rng);
+    auto y0 = random_vector(transposed ? A.num_cols : A.num_rows, rng);
+    if (c.nan_in_y) std::fill(y0.begin(), y0.end(), std::numeric_limits<double>::quiet_NaN());
+    check(A, x, y0, c);
+  }
+}
 
 inline const std::vector<const char*> all_real_matrices = {
     "lap3D_7pt_n20.mtx", "west0479.mtx",     "bcsstk13.mtx",           "rajat01.mtx",        "arrow.mtx",
@@ -134,6 +153,23 @@ void expect_same_bits_every_run(const Matrix& A, const kspmv::HostCsr& h, std::m
       }
     }
   }
+}
+
+// check_spmv with a mode: "T" and "H" against the reference of A^T.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, template <class, class, class, class> class Format>
+::testing::AssertionResult check_spmv_mode(const kspmv::HostCsr& host, const char* mode, double alpha,
+                                           const std::vector<double>& x, double beta, const std::vector<double>& y0,
+                                           const kspmv::SpmvOptions& options = {}) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto A = kspmv::convert<Format>(kspmv::to_device<Scalar, Ordinal, Offset, Device>(host));
+  auto xd = to_device_vector<Scalar, Device>(x, "x");
+  auto yd = to_device_vector<Scalar, Device>(y0, "y");
+  kspmv::spmv(ExecSpace(), mode, alpha, A, xd, beta, yd, options);
+  ExecSpace().fence();
+  const bool t = mode[0] == 'T' || mode[0] == 't' || mode[0] == 'H' || mode[0] == 'h';
+  const Reference ref = reference_spmv(alpha, t ? transpose_host(host) : host, x, beta, y0);
+  return matches_reference(to_std_vector(yd), ref) << "\n  mode " << mode << ", alpha " << alpha << ", beta " << beta
+                                                   << ", A " << host.num_rows << " x " << host.num_cols;
 }
 
 // Converting to Format and back must give the original CSR arrays exactly.

@@ -58,6 +58,28 @@ inline Reference reference_spmv(double alpha, const kspmv::HostCsr& A, const std
   return r;
 }
 
+// A^T on the host, each row's entries by increasing row of A: the reference of mode T is
+// reference_spmv on it.
+inline kspmv::HostCsr transpose_host(const kspmv::HostCsr& A) {
+  kspmv::HostCsr T;
+  T.num_rows = A.num_cols;
+  T.num_cols = A.num_rows;
+  T.row_offsets.assign(size_t(A.num_cols) + 1, 0);
+  for (const int64_t c : A.col_indices) ++T.row_offsets[size_t(c) + 1];
+  for (size_t j = 0; j < size_t(A.num_cols); ++j) T.row_offsets[j + 1] += T.row_offsets[j];
+  T.col_indices.resize(A.col_indices.size());
+  T.values.resize(A.values.size());
+  std::vector<int64_t> next(T.row_offsets.begin(), T.row_offsets.end() - 1);
+  for (int64_t i = 0; i < A.num_rows; ++i) {
+    for (int64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k) {
+      const int64_t at = next[size_t(A.col_indices[k])]++;
+      T.col_indices[size_t(at)] = i;
+      T.values[size_t(at)] = A.values[k];
+    }
+  }
+  return T;
+}
+
 // Every entry must be finite and within (row length + 3) * eps(Scalar) * magnitude of the
 // reference: the classical bound for a recursive or tree-shaped sum, with slack for the
 // alpha/beta operations. A wrong index or a missed entry breaks it by orders of magnitude.

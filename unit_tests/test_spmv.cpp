@@ -8,6 +8,7 @@
 #include "reference.hpp"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <vector>
@@ -80,19 +81,11 @@ TYPED_TEST(Spmv, FormatSuiteEveryCsrAlgorithm) {
 }
 
 TYPED_TEST(Spmv, OtherIndexTypes) {
-  const uint64_t seed = test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (const RandomCase& c : random_cases) {
-    SCOPED_TRACE(c.what);
-    const kspmv::HostCsr A = random_csr(c.shape, rng);
-    const auto x = random_vector(A.num_cols, rng);
-    auto y0 = random_vector(A.num_rows, rng);
-    if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+  for_each_random_case(false, [](const kspmv::HostCsr& A, const auto& x, const auto& y0, const RandomCase& c) {
     EXPECT_TRUE((check_spmv<TypeParam, double, int64_t, int64_t>(A, c.alpha, x, c.beta, y0, {})));
     EXPECT_TRUE((check_spmv<TypeParam, double, int, size_t>(A, c.alpha, x, c.beta, y0, {kspmv::Algorithm::csr_scalar})));
     EXPECT_TRUE((check_spmv<TypeParam, float, int, unsigned>(A, c.alpha, x, c.beta, y0, {kspmv::Algorithm::csr_vector})));
-  }
+  });
 }
 
 TYPED_TEST(Spmv, AlphaZeroReadsNeitherANorX) {
@@ -105,6 +98,96 @@ TYPED_TEST(Spmv, AlphaZeroReadsNeitherANorX) {
   auto y = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "y");
   kspmv::spmv(0.0, A, x, 2.0, y);
   EXPECT_EQ(to_std_vector(y), (std::vector<double>{2, 4, 6, 8, 10}));
+}
+
+// Modes, hand-computed: "N" and "C" give A*x, "T" and "H" A^T*x, in either case.
+TYPED_TEST(Spmv, ModesHandComputed) {
+  using Device = typename TestFixture::Device;
+  const auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  // Columns of golden_5x5: 0: (4, -1, 0, 0, 7), 1: (-1, 4, 0, 1, 0), 2: (0, -1, 5, 0, 0),
+  // 3: (0, 0, -2, 3, 0), 4: (2, 0, 0, 0, 1); A^T*(1..5) = (37, 11, 13, 6, 7).
+  for (const char* mode : {"T", "t", "H", "h"}) {
+    SCOPED_TRACE(mode);
+    auto x = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "x");
+    auto y = to_device_vector<double, Device>({1, 1, 1, 1, 1}, "y");
+    kspmv::spmv(mode, 2.0, A, x, -1.0, y);
+    EXPECT_EQ(to_std_vector(y), (std::vector<double>{73, 21, 25, 11, 13}));
+  }
+  for (const char* mode : {"N", "n", "C", "c"}) {
+    SCOPED_TRACE(mode);
+    auto x = to_device_vector<double, Device>({1, 2, 3, 4, 5}, "x");
+    auto y = to_device_vector<double, Device>({1, 1, 1, 1, 1}, "y");
+    kspmv::spmv(TypeParam(), mode, 2.0, A, x, -1.0, y);
+    EXPECT_EQ(to_std_vector(y), (std::vector<double>{23, 7, 13, 27, 23}));
+  }
+}
+
+// Mode T on every random case (empty rows, a huge row, no rows or columns, alpha 0, beta 0 with
+// NaN in y, tall and wide shapes) and a real matrix, for each format that takes it.
+TYPED_TEST(Spmv, ModeTransposeEveryCaseAndFormat) {
+  for_each_random_case(true, [](const kspmv::HostCsr& A, const auto& x, const auto& y0, const RandomCase& c) {
+    EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(A, "T", c.alpha, x, c.beta, y0)));
+    EXPECT_TRUE((check_spmv_mode<TypeParam, float, int64_t, size_t, kspmv::CsrMatrix>(A, "H", c.alpha, x, c.beta, y0)));
+    EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::BalancedCsrMatrix>(A, "T", c.alpha, x, c.beta, y0)));
+    EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CooMatrix>(A, "T", c.alpha, x, c.beta, y0)));
+    EXPECT_TRUE((check_spmv_mode<TypeParam, double, int64_t, int64_t, kspmv::CooMatrix>(A, "t", c.alpha, x, c.beta, y0,
+                                                                                      {kspmv::Algorithm::coo_atomic})));
+  });
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr arrow = kspmv::read_matrix_market(data_dir() + "/arrow.mtx");  // a full row and column
+  const auto x = random_vector(arrow.num_rows, rng);
+  const auto y0 = random_vector(arrow.num_cols, rng);
+  EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(arrow, "T", 1.5, x, -0.5, y0)));
+}
+
+TYPED_TEST(Spmv, ModeErrors) {
+  using Device = typename TestFixture::Device;
+  std::mt19937_64 rng(test_seed());
+  const auto A = kspmv::to_device<double, int, int, Device>(random_csr(RandomShape{4, 6, 3, 0.0, 0}, rng));
+  auto x4 = to_device_vector<double, Device>(std::vector<double>(4, 1.0), "x");
+  auto x6 = to_device_vector<double, Device>(std::vector<double>(6, 1.0), "x");
+  auto y4 = to_device_vector<double, Device>(std::vector<double>(4, 7.0), "y");
+  auto y6 = to_device_vector<double, Device>(std::vector<double>(6, 7.0), "y");
+  const auto message = [](const std::function<void()>& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  // A is 4 x 6: mode T takes x of 4 and y of 6; the sizes of mode N are refused, and the reverse.
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x6, 0.0, y4); })
+                .find("dimension mismatch in mode T: A is 4 x 6, x has 6 entries (needs 4), y has 4 entries (needs 6)"),
+            std::string::npos);
+  EXPECT_THROW(kspmv::spmv("N", 1.0, A, x4, 0.0, y6), std::invalid_argument);
+  EXPECT_NO_THROW(kspmv::spmv("T", 1.0, A, x4, 0.0, y6));
+  for (const char* bad : {"X", "", "NT", "TN"}) {
+    EXPECT_NE(message([&] { kspmv::spmv(bad, 1.0, A, x4, 0.0, y6); }).find("is not one of \"N\", \"T\", \"C\", \"H\""),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_THROW(kspmv::spmv(static_cast<const char*>(nullptr), 1.0, A, x4, 0.0, y6), std::invalid_argument);
+  // Formats without a transposed kernel say so; so do algorithms and tunables that do not apply.
+  const auto dia = kspmv::convert<kspmv::DiaMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
+  auto x5 = to_device_vector<double, Device>(std::vector<double>(5, 1.0), "x");
+  auto y5 = to_device_vector<double, Device>(std::vector<double>(5, 1.0), "y");
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, dia, x5, 0.0, y5); }).find("mode T is not supported for DiaMatrix"),
+            std::string::npos);
+  const auto ell = kspmv::convert<kspmv::EllMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
+  EXPECT_NE(message([&] { kspmv::spmv("H", 1.0, ell, x5, 0.0, y5); }).find("mode T is not supported for EllMatrix"),
+            std::string::npos);
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, {kspmv::Algorithm::csr_vector}); })
+                .find("algorithm csr_vector does not apply to mode T on a CSR matrix"),
+            std::string::npos);
+  const auto coo = kspmv::convert<kspmv::CooMatrix>(A);
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, coo, x4, 0.0, y6, {kspmv::Algorithm::coo_deterministic}); })
+                .find("algorithm coo_deterministic does not apply to mode T on a COO matrix"),
+            std::string::npos);
+  kspmv::SpmvOptions tuned;
+  tuned.team_size = 4;
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, tuned); }).find("do not apply to mode T"),
+            std::string::npos);
 }
 
 TYPED_TEST(Spmv, DimensionMismatchThrowsBeforeAnyKernel) {

@@ -20,6 +20,7 @@
 #include "impl/csr16.hpp"
 #include "impl/csr_host_rows.hpp"
 #include "impl/csr_scalar.hpp"
+#include "impl/csr_transpose.hpp"
 #include "impl/csr_vector.hpp"
 #include "impl/dia.hpp"
 #include "impl/ell.hpp"
@@ -42,16 +43,33 @@ struct non_deduced {
   using type = T;
 };
 
+/// op(A) in y = alpha*op(A)*x + beta*y: A, or its transpose (modes "T" and "H"; for the real
+/// scalars kspmv takes, "C" and "H" are "N" and "T").
+enum class Operation { none, transpose };
+
+inline Operation parse_mode(const char* mode) {
+  if (mode != nullptr && mode[0] != '\0' && mode[1] == '\0') {
+    switch (mode[0]) {
+      case 'N': case 'n': case 'C': case 'c': return Operation::none;
+      case 'T': case 't': case 'H': case 'h': return Operation::transpose;
+      default: break;
+    }
+  }
+  throw std::invalid_argument(std::string("kspmv::spmv: mode \"") + (mode ? mode : "(null)") +
+                              "\" is not one of \"N\", \"T\", \"C\", \"H\"");
+}
+
 template <class Matrix, class XView, class YView>
-void check_dimensions(const Matrix& A, const XView& x, const YView& y) {
+void check_dimensions(const Matrix& A, const XView& x, const YView& y, Operation op = Operation::none) {
   const auto m = static_cast<long long>(A.num_rows());
   const auto n = static_cast<long long>(A.num_cols());
   const auto nx = static_cast<long long>(x.extent(0));
   const auto ny = static_cast<long long>(y.extent(0));
-  if (nx != n || ny != m) {
+  const bool t = op == Operation::transpose;
+  if (nx != (t ? m : n) || ny != (t ? n : m)) {
     std::ostringstream s;
-    s << "kspmv::spmv: dimension mismatch: A is " << m << " x " << n << ", x has " << nx << " entries (needs " << n
-      << "), y has " << ny << " entries (needs " << m << ")";
+    s << "kspmv::spmv: dimension mismatch" << (t ? " in mode T" : "") << ": A is " << m << " x " << n << ", x has " << nx
+      << " entries (needs " << (t ? m : n) << "), y has " << ny << " entries (needs " << (t ? n : m) << ")";
     throw std::invalid_argument(s.str());
   }
 }
@@ -331,6 +349,87 @@ void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A,
   if (A.coo.nnz() > 0) accumulate_coo(space, alpha, A.coo, x, y, options.algorithm, "HYB");
 }
 
+// Mode T: y += alpha*A^T*x after y = beta*y, without forming A^T. CSR (and the CSR of a
+// load-balanced matrix): a thread per row of A scattering with atomics; COO: its atomic kernel
+// with rows and columns swapped. The other formats refuse it.
+inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, const char* format) {
+  if (o.algorithm != Algorithm::automatic && o.algorithm != allowed) {
+    throw std::invalid_argument(std::string("kspmv::spmv: algorithm ") + to_string(o.algorithm) +
+                                " does not apply to mode T on a " + format + " matrix");
+  }
+  if (o.team_size != 0 || o.lanes_per_row != 0 || o.rows_per_thread != 0) {
+    throw std::invalid_argument("kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread) do not apply to mode T");
+  }
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_transpose(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+                        const YView& y, const SpmvOptions& options) {
+  check_transpose_options(options, Algorithm::automatic, "CSR");
+  scale_y(space, beta, y);
+  spmv_csr_transpose_atomic(space, alpha, A, x, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_transpose(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x,
+                        S beta, const YView& y, const SpmvOptions& options) {
+  check_transpose_options(options, Algorithm::automatic, "load-balanced CSR");
+  scale_y(space, beta, y);
+  spmv_csr_transpose_atomic(space, alpha, A.csr, x, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_transpose(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, S beta,
+                        const YView& y, const SpmvOptions& options) {
+  check_transpose_options(options, Algorithm::coo_atomic, "COO");
+  scale_y(space, beta, y);
+  spmv_coo_atomic(space, alpha, A, x, y, true);
+}
+
+template <class ExecSpace, class Matrix, class XView, class YView>
+void dispatch_transpose(const ExecSpace&, typename Matrix::value_type, const Matrix& A, const XView&,
+                        typename Matrix::value_type, const YView&, const SpmvOptions&) {
+  throw std::invalid_argument(std::string("kspmv::spmv: mode T is not supported for ") + A.format_name() +
+                              " (CsrMatrix, BalancedCsrMatrix and CooMatrix take it; kspmv::to_csr converts)");
+}
+
+// The one entry point behind every public overload: checks, quick returns, dispatch.
+template <class ExecSpace, class Matrix, class XView, class YView>
+void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_type alpha, const Matrix& A,
+                  const XView& x, typename Matrix::value_type beta, const YView& y, const SpmvOptions& options) {
+  using Scalar = typename Matrix::value_type;
+  static_assert(Kokkos::is_view<XView>::value && XView::rank == 1, "kspmv::spmv: x must be a rank-1 Kokkos::View");
+  static_assert(Kokkos::is_view<YView>::value && YView::rank == 1, "kspmv::spmv: y must be a rank-1 Kokkos::View");
+  static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value,
+                "kspmv::spmv: x must hold the matrix's Scalar type");
+  static_assert(std::is_same<typename YView::value_type, Scalar>::value,
+                "kspmv::spmv: y must be a non-const View of the matrix's Scalar type");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Matrix::memory_space>::accessible,
+                "kspmv::spmv: A's memory space is not accessible from the execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible,
+                "kspmv::spmv: x's memory space is not accessible from the execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+                "kspmv::spmv: y's memory space is not accessible from the execution space");
+
+  check_dimensions(A, x, y, op);
+  check_options(options);
+  const bool t = op == Operation::transpose;
+  if ((t ? A.num_cols() : A.num_rows()) == 0) return;  // y is empty
+  if (alpha == Scalar(0) || A.nnz() == 0 || (t ? A.num_rows() : A.num_cols()) == 0) {
+    scale_y(space, beta, y);
+    return;
+  }
+  // x is gathered: read it through the read-only (texture / __ldg) path where the backend has one.
+  using XRandomAccess = Kokkos::View<const Scalar*, typename XView::array_layout, typename XView::device_type,
+                                     Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+  const XRandomAccess x_ra = x;
+  if (t) {
+    dispatch_transpose(space, alpha, A, x_ra, beta, y, options);
+  } else {
+    dispatch(space, alpha, A, x_ra, beta, y, options);
+  }
+}
+
 }  // namespace impl
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
@@ -361,32 +460,32 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
     const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
     const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
-  using Scalar = typename Matrix::value_type;
-  static_assert(Kokkos::is_view<XView>::value && XView::rank == 1, "kspmv::spmv: x must be a rank-1 Kokkos::View");
-  static_assert(Kokkos::is_view<YView>::value && YView::rank == 1, "kspmv::spmv: y must be a rank-1 Kokkos::View");
-  static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value,
-                "kspmv::spmv: x must hold the matrix's Scalar type");
-  static_assert(std::is_same<typename YView::value_type, Scalar>::value,
-                "kspmv::spmv: y must be a non-const View of the matrix's Scalar type");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Matrix::memory_space>::accessible,
-                "kspmv::spmv: A's memory space is not accessible from the execution space");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible,
-                "kspmv::spmv: x's memory space is not accessible from the execution space");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
-                "kspmv::spmv: y's memory space is not accessible from the execution space");
+  impl::spmv_checked(space, impl::Operation::none, alpha, A, x, beta, y, options);
+}
 
-  impl::check_dimensions(A, x, y);
-  impl::check_options(options);
-  if (A.num_rows() == 0) return;
-  if (alpha == Scalar(0) || A.nnz() == 0) {
-    impl::scale_y(space, beta, y);
-    return;
-  }
-  // x is gathered: read it through the read-only (texture / __ldg) path where the backend has one.
-  using XRandomAccess = Kokkos::View<const Scalar*, typename XView::array_layout, typename XView::device_type,
-                                     Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
-  const XRandomAccess x_ra = x;
-  impl::dispatch(space, alpha, A, x_ra, beta, y, options);
+/// y = alpha*op(A)*x + beta*y with KokkosKernels' modes: "N" op(A) = A, "T" A^T, "C" conj(A),
+/// "H" A^H (one character, either case; for the real scalars kspmv takes, "C" is "N" and "H" is
+/// "T"). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
+/// CsrMatrix, BalancedCsrMatrix (a thread per row of A adding into y with atomics: the last bits
+/// of y may change from run to run on parallel backends) and CooMatrix (its atomic kernel), and
+/// throws std::invalid_argument for the other formats, an unknown mode, or algorithms and launch
+/// tunables that do not apply. Otherwise as the overload without a mode.
+template <class ExecSpace, class Matrix, class XView, class YView>
+std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
+    const ExecSpace& space, const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha,
+    const Matrix& A, const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const SpmvOptions& options = SpmvOptions()) {
+  impl::spmv_checked(space, impl::parse_mode(mode), alpha, A, x, beta, y, options);
+}
+
+/// y = alpha*op(A)*x + beta*y on a default-constructed instance of A's execution space; see the
+/// overload taking an execution space instance and a mode.
+template <class Matrix, class XView, class YView>
+std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
+    const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
+    const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const SpmvOptions& options = SpmvOptions()) {
+  spmv(typename Matrix::execution_space(), mode, alpha, A, x, beta, y, options);
 }
 
 /// y = alpha*A*x + beta*y on a default-constructed instance of A's execution space.

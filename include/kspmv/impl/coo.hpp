@@ -31,12 +31,15 @@ struct CooAtomicFunctor {
   }
 };
 
+/// y += alpha*A*x, or (transpose) y += alpha*A^T*x: the same kernel with rows and columns swapped.
 template <class ExecSpace, class Matrix, class XView, class YView>
 void spmv_coo_atomic(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                     const YView& y) {
-  Kokkos::parallel_for("kspmv::spmv[coo_atomic]",
+                     const YView& y, bool transpose = false) {
+  Kokkos::parallel_for(transpose ? "kspmv::spmv[coo_atomic_transpose]" : "kspmv::spmv[coo_atomic]",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.nnz()),
-                       CooAtomicFunctor<Matrix, XView, YView>{A.row_indices, A.col_indices, A.values, x, y, alpha});
+                       CooAtomicFunctor<Matrix, XView, YView>{transpose ? A.col_indices : A.row_indices,
+                                                              transpose ? A.row_indices : A.col_indices, A.values, x,
+                                                              y, alpha});
 }
 
 // Phase 1 of the deterministic kernel: chunk c covers entries [c*chunk, min(nnz, (c+1)*chunk)).

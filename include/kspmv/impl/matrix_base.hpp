@@ -41,6 +41,8 @@ class MatrixBase {
   Ordinal num_cols() const { return m_num_cols; }
   /// Entries of the matrix it was converted from (explicit zeros included), not stored slots.
   Offset nnz() const { return m_nnz; }
+  /// The format's class name ("CsrMatrix", "DiaMatrix", ...), as error messages give it.
+  const char* format_name() const { return m_name; }
 
  protected:
   MatrixBase() = default;
