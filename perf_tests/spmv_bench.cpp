@@ -428,16 +428,47 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
   return list;
 }
 
-std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
-                              KernelSet set) {
-  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::x"), A.num_cols());
-  Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
+// y = A^T*x by a thread per row of A adding with atomics: the reference of mode T (the unit
+// tests check kspmv's transposed kernels against a host reference).
+Vector reference_transpose(const Matrix& A, const Vector& x) {
+  Vector y("bench::reference_transpose", A.num_cols());
+  auto offsets = A.row_offsets;
+  auto indices = A.col_indices;
+  auto values = A.values;
   Kokkos::parallel_for(
-      "bench::init_x", Kokkos::RangePolicy<ExecSpace>(0, A.num_cols()),
+      "bench::reference_transpose", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()), KOKKOS_LAMBDA(const int i) {
+        for (int k = offsets(i); k < offsets(i + 1); ++k) Kokkos::atomic_add(&y(indices(k)), values(k) * x(i));
+      });
+  return y;
+}
+
+// Mode T: kspmv's plain call and KokkosKernels' default with mode "T" (names prefixed "T:", so
+// that no summary counts them among the kernels of y = A*x).
+std::vector<Candidate> transpose_candidates(const Matrix& A, const Vector& x, const Vector& y) {
+  std::vector<Candidate> list;
+  const auto plain = [=] { kspmv::spmv("T", 1.0, A, x, 0.0, y); };
+  list.push_back({"T:kspmv:automatic", [=] { return first_call(plain); }, plain});
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+  using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
+  const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
+  const auto kk_default = [=] { KokkosSparse::spmv("T", 1.0, kk, x, 0.0, y); };
+  list.push_back({"T:kk:default", [=] { return first_call(kk_default); }, kk_default});
+#endif
+  return list;
+}
+
+Vector random_x(int64_t n) {
+  Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::x"), n);
+  Kokkos::parallel_for(
+      "bench::init_x", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const int j) { x(j) = 2.0 * unit(mix(0x5eed + uint64_t(j))) - 1.0; });
-  const Vector ref = reference(A, x);
+  return x;
+}
+
+// Each candidate's setups and result (against ref), then all of them timed in turns.
+std::vector<Row> time_candidates(const std::string& group, const std::string& name, const Matrix& A,
+                                 const std::vector<Candidate>& list, const Vector& y, const Vector& ref, int repeat) {
   std::vector<Row> rows;
-  const std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
   std::vector<std::function<void()>> timed;
   std::vector<size_t> timed_rows;
   for (const Candidate& c : list) {
@@ -478,6 +509,25 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
     r.seconds = seconds[i];
     // setup() ran the one-time work and the first SpMV; the steady-state SpMV is subtracted.
     r.setup_seconds = std::max(0.0, r.setup_seconds - r.seconds);
+  }
+  return rows;
+}
+
+std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
+                              KernelSet set) {
+  const Vector x = random_x(A.num_cols());
+  Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
+  std::vector<Row> rows;
+  {
+    const std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
+    rows = time_candidates(group, name, A, list, y, reference(A, x), repeat);
+  }
+  if (set == KernelSet::all) {
+    const Vector xt = random_x(A.num_rows());
+    Vector yt(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::yt"), A.num_cols());
+    const std::vector<Row> t =
+        time_candidates(group, name, A, transpose_candidates(A, xt, yt), yt, reference_transpose(A, xt), repeat);
+    rows.insert(rows.end(), t.begin(), t.end());
   }
   return rows;
 }

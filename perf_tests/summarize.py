@@ -142,8 +142,35 @@ def main():
                   f"at most {max(oracle_ratios)[0]:.2f}x ({max(oracle_ratios)[1]}).")
         plan_model_ranking(ok, plan_rows, uses)
     bandwidth_counts(ok)
+    mode_t(ok)
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
+
+
+def mode_t(ok):
+    """Mode T (rows named T:...): kspmv's plain call against KokkosKernels' default."""
+    names = []
+    for r in ok:
+        if r["kernel"] == "T:kspmv:automatic" and r["matrix"] not in names:
+            names.append(r["matrix"])
+    if not names:
+        return
+    print("\n### Mode T: y = A^T*x\n")
+    print("| matrix | kspmv [us] | % copy bw | KK default [us] | kspmv vs KK default |")
+    print("|---|---|---|---|---|")
+    logs = []
+    for m in names:
+        k = next(r for r in ok if r["matrix"] == m and r["kernel"] == "T:kspmv:automatic")
+        kk = next((r for r in ok if r["matrix"] == m and r["kernel"] == "T:kk:default"), None)
+        speed = kk["seconds"] / k["seconds"] if kk else float("nan")
+        if kk:
+            logs.append((speed, m))
+        print(f"| {m} | {k['seconds'] * 1e6:.1f} | {100 * k['frac_copy_bw']:.0f}% | "
+              f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x |")
+    if logs:
+        print(f"\nMode T against KokkosKernels' default: geometric mean "
+              f"{math.exp(sum(math.log(v) for v, _ in logs) / len(logs)):.2f}x over {len(logs)} matrices, "
+              f"lowest {min(logs)[0]:.2f}x ({min(logs)[1]}).")
 
 
 def bandwidth_counts(ok):
