@@ -56,7 +56,8 @@ struct CsrVectorFunctor {
 // so it is known only here. An automatic team size is reduced to fit; a forced one that does
 // not fit is an error, not a silent change.
 template <class ExecSpace, class Functor>
-void launch_csr_vector(const ExecSpace& space, const CsrVectorShape& shape, int league_size, const Functor& f) {
+void launch_csr_vector(const ExecSpace& space, const CsrVectorShape& shape, int league_size, const Functor& f,
+                       const char* label = "kspmv::spmv[csr_vector]") {
   const int max_team = Kokkos::TeamPolicy<ExecSpace>(space, league_size, 1, shape.lanes_per_row)
                            .team_size_max(f, Kokkos::ParallelForTag());
   int team_size = shape.team_size;
@@ -68,8 +69,7 @@ void launch_csr_vector(const ExecSpace& space, const CsrVectorShape& shape, int 
     }
     team_size = max_team;
   }
-  Kokkos::parallel_for("kspmv::spmv[csr_vector]",
-                       Kokkos::TeamPolicy<ExecSpace>(space, league_size, team_size, shape.lanes_per_row), f);
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(space, league_size, team_size, shape.lanes_per_row), f);
 }
 
 /// y = alpha*A*x + beta*y with shape.lanes_per_row lanes per row (shape from csr_vector_shape).
