@@ -126,8 +126,14 @@ TYPED_TEST(Spmv, ModesHandComputed) {
 // NaN in y, tall and wide shapes) and a real matrix, for each format that takes it.
 TYPED_TEST(Spmv, ModeTransposeEveryCaseAndFormat) {
   for_each_random_case(true, [](const kspmv::HostCsr& A, const auto& x, const auto& y0, const RandomCase& c) {
-    EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(A, "T", c.alpha, x, c.beta, y0)));
-    EXPECT_TRUE((check_spmv_mode<TypeParam, float, int64_t, size_t, kspmv::CsrMatrix>(A, "H", c.alpha, x, c.beta, y0)));
+    // Automatic, and each of the three CSR kernels forced: rows, lanes per row, split entries.
+    for (const kspmv::Algorithm a : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar,
+                                     kspmv::Algorithm::csr_vector, kspmv::Algorithm::csr_balanced}) {
+      SCOPED_TRACE(kspmv::to_string(a));
+      EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(A, "T", c.alpha, x, c.beta, y0, {a})));
+    }
+    EXPECT_TRUE((check_spmv_mode<TypeParam, float, int64_t, size_t, kspmv::CsrMatrix>(A, "H", c.alpha, x, c.beta, y0,
+                                                                                   {kspmv::Algorithm::csr_balanced})));
     EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::BalancedCsrMatrix>(A, "T", c.alpha, x, c.beta, y0)));
     EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CooMatrix>(A, "T", c.alpha, x, c.beta, y0)));
     EXPECT_TRUE((check_spmv_mode<TypeParam, double, int64_t, int64_t, kspmv::CooMatrix>(A, "t", c.alpha, x, c.beta, y0,
@@ -138,6 +144,24 @@ TYPED_TEST(Spmv, ModeTransposeEveryCaseAndFormat) {
   const auto x = random_vector(arrow.num_rows, rng);
   const auto y0 = random_vector(arrow.num_cols, rng);
   EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(arrow, "T", 1.5, x, -0.5, y0)));
+  EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(arrow, "T", 1.5, x, -0.5, y0,
+                                                                              {kspmv::Algorithm::csr_balanced})));
+  EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::BalancedCsrMatrix>(arrow, "T", 1.5, x, -0.5, y0,
+                                                                                      {kspmv::Algorithm::csr_vector})));
+}
+
+// The choice of mode T's kernel: hosts walk rows; GPUs give rows lanes unless the longest row
+// at that width takes more steps than an average resident thread's share of the entries.
+TYPED_TEST(Spmv, ModeTransposeKernelChoice) {
+  using kspmv::impl::TransposeKernel;
+  const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
+  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads) {
+    return kspmv::impl::transpose_kernel<TypeParam>(rows, nnz, longest, threads);
+  };
+  // 10 million rows of 27 entries on 270,000 threads: 1000 entries a thread, the longest row a few steps.
+  EXPECT_EQ(choose(10000000, 270000000, 27, 270000), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
+  // One row of 200,000 entries among rows of 3: at most 32 lanes take 6,250 steps, 10x a thread's share.
+  EXPECT_EQ(choose(600000, 2000000, 200000, 270000), gpu ? TransposeKernel::entries : TransposeKernel::rows);
 }
 
 TYPED_TEST(Spmv, ModeErrors) {
@@ -177,8 +201,8 @@ TYPED_TEST(Spmv, ModeErrors) {
   const auto ell = kspmv::convert<kspmv::EllMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
   EXPECT_NE(message([&] { kspmv::spmv("H", 1.0, ell, x5, 0.0, y5); }).find("mode T is not supported for EllMatrix"),
             std::string::npos);
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, {kspmv::Algorithm::csr_vector}); })
-                .find("algorithm csr_vector does not apply to mode T on a CSR matrix"),
+  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, {kspmv::Algorithm::coo_atomic}); })
+                .find("algorithm coo_atomic does not apply to mode T on a CSR matrix"),
             std::string::npos);
   const auto coo = kspmv::convert<kspmv::CooMatrix>(A);
   EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, coo, x4, 0.0, y6, {kspmv::Algorithm::coo_deterministic}); })

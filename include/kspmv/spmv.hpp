@@ -362,20 +362,55 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
   }
 }
 
-template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_transpose(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
-                        const YView& y, const SpmvOptions& options) {
-  check_transpose_options(options, Algorithm::automatic, "CSR");
-  scale_y(space, beta, y);
-  spmv_csr_transpose_atomic(space, alpha, A, x, y);
+// CSR: csr_scalar a thread per row, csr_vector lanes per row, csr_balanced a thread per entry
+// over the balanced partition (kept with A, as the automatic call's); automatic chooses by
+// launch.hpp: transpose_kernel from the longest row (a reduction, once, kept with A).
+inline void check_csr_transpose_options(const SpmvOptions& o) {
+  const Algorithm a = o.algorithm;
+  if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced) {
+    check_transpose_options(o, Algorithm::automatic, "CSR");
+  }
+  check_transpose_options(SpmvOptions{Algorithm::automatic, o.team_size, o.lanes_per_row, o.rows_per_thread},
+                          Algorithm::automatic, "CSR");
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_transpose(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+                        const YView& y, const SpmvOptions& options) {
+  check_csr_transpose_options(options);
+  TransposeKernel kernel = TransposeKernel::rows;
+  switch (options.algorithm) {
+    case Algorithm::csr_vector: kernel = TransposeKernel::lanes; break;
+    case Algorithm::csr_balanced: kernel = TransposeKernel::entries; break;
+    case Algorithm::automatic: {
+      const auto analysis = csr_analysis(space, A);
+      kernel = transpose_kernel<ExecSpace>(A.num_rows(), int64_t(A.nnz()), analysis->structure.longest_row,
+                                           int64_t(space.concurrency()));
+      break;
+    }
+    default: break;
+  }
+  scale_y(space, beta, y);
+  if (kernel == TransposeKernel::entries) {
+    spmv_csr_transpose_entries(space, alpha, csr_analysis(space, A)->balanced(space, A), x, y);
+  } else if (kernel == TransposeKernel::lanes) {
+    spmv_csr_transpose_lanes(space, alpha, A, x, y);
+  } else {
+    spmv_csr_transpose_rows(space, alpha, A, x, y);
+  }
+}
+
+// A load-balanced matrix: its partition, a thread per entry (automatic), or the CSR kernels.
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch_transpose(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x,
                         S beta, const YView& y, const SpmvOptions& options) {
-  check_transpose_options(options, Algorithm::automatic, "load-balanced CSR");
-  scale_y(space, beta, y);
-  spmv_csr_transpose_atomic(space, alpha, A.csr, x, y);
+  if (options.algorithm == Algorithm::automatic || options.algorithm == Algorithm::csr_balanced) {
+    check_transpose_options(options, Algorithm::csr_balanced, "load-balanced CSR");
+    scale_y(space, beta, y);
+    spmv_csr_transpose_entries(space, alpha, A, x, y);
+    return;
+  }
+  dispatch_transpose(space, alpha, A.csr, x, beta, y, options);
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -466,10 +501,12 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// y = alpha*op(A)*x + beta*y with KokkosKernels' modes: "N" op(A) = A, "T" A^T, "C" conj(A),
 /// "H" A^H (one character, either case; for the real scalars kspmv takes, "C" is "N" and "H" is
 /// "T"). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
-/// CsrMatrix, BalancedCsrMatrix (a thread per row of A adding into y with atomics: the last bits
-/// of y may change from run to run on parallel backends) and CooMatrix (its atomic kernel), and
-/// throws std::invalid_argument for the other formats, an unknown mode, or algorithms and launch
-/// tunables that do not apply. Otherwise as the overload without a mode.
+/// CsrMatrix and BalancedCsrMatrix (A's entries added into y with atomics, so the last bits of y
+/// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
+/// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced)
+/// and CooMatrix (its atomic kernel), and throws std::invalid_argument for the other formats, an
+/// unknown mode, or algorithms and launch tunables that do not apply. Otherwise as the overload
+/// without a mode.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha,

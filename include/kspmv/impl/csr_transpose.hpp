@@ -1,12 +1,14 @@
 #pragma once
-// Transposed CSR without forming A^T: y += alpha*A^T*x (the caller has applied beta). Row i of
-// A is read once, contiguously, and a(i,j)*alpha*x(i) is added into y(j) with an atomic: on
-// GPUs by a group of vector lanes per row (the shape of vector CSR), on hosts by a thread per
-// row. (A thread per row on the H200 made a warp's 32 neighbouring rows add into the same
-// entries of y at once: 27-point Poisson 7.5 ms against 1.7 ms for KokkosKernels' default; and
-// a heavy row was walked by one thread.) The order of the additions into an entry of y, and so
-// its last bits, can change from run to run on parallel backends (as with KokkosKernels' native
-// transposed kernel); Serial adds in row order.
+// Transposed CSR without forming A^T: y += alpha*A^T*x (the caller has applied beta). A's
+// entries are read once, contiguously, and a(i,j)*alpha*x(i) is added into y(j) with an atomic,
+// by one of three kernels (launch.hpp: transpose_kernel chooses): a thread per row (hosts), a
+// group of vector lanes per row (the shape of vector CSR), or a thread per entry over the
+// balanced partition (rows of uneven length). A thread per row on the H200 made a warp's 32
+// neighbouring rows add into the same entries of y at once (27-point Poisson 7.5 ms against 1.7
+// ms for KokkosKernels' default), and lanes sized from the average row left a long row to a few
+// of them (heavy_rows 190 ms against 3.1 ms). The order of the additions into an entry of y, and
+// so its last bits, can change from run to run on parallel backends (as with KokkosKernels'
+// native transposed kernel); Serial adds in row order.
 
 #include <Kokkos_Core.hpp>
 
@@ -18,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kspmv {
 namespace impl {
@@ -66,28 +69,81 @@ struct CsrTransposeVectorFunctor {
   }
 };
 
-/// y += alpha*A^T*x: vector lanes per row of A on GPUs, a thread per row on hosts.
+/// y += alpha*A^T*x, a thread per row of A.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_transpose_atomic(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
-                               const XView& x, const YView& y) {
-  if (!is_gpu_space<ExecSpace>()) {
-    Kokkos::parallel_for("kspmv::spmv[csr_transpose_atomic]",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.num_rows()),
-                         CsrTransposeAtomicFunctor<Matrix, XView, YView>{A.row_offsets, A.col_indices, A.values, x, y,
-                                                                          alpha});
-    return;
+void spmv_csr_transpose_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+                             const XView& x, const YView& y) {
+  Kokkos::parallel_for("kspmv::spmv[csr_transpose_rows]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.num_rows()),
+                       CsrTransposeAtomicFunctor<Matrix, XView, YView>{A.row_offsets, A.col_indices, A.values, x, y,
+                                                                        alpha});
+}
+
+// The nonzeros split evenly: a team per block of the balanced partition, a thread per entry,
+// which finds its row by a binary search over the rows the block covers (their offsets stay in
+// the cache). Rows of any length cost the same per entry.
+template <class ExecSpace, class Balanced, class XView, class YView>
+struct CsrTransposeEntriesFunctor {
+  using scalar_type = typename Balanced::value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using csr_type = typename std::remove_cv<decltype(Balanced::csr)>::type;
+  typename csr_type::row_offsets_type row_offsets;
+  typename csr_type::col_indices_type col_indices;
+  typename csr_type::values_type values;
+  typename Balanced::index_view first_row;
+  XView x;
+  YView y;
+  scalar_type alpha;
+  int64_t nnz, entries_per_block;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int64_t b = team.league_rank(), k0 = b * entries_per_block;
+    const int64_t k1 = k0 + entries_per_block < nnz ? k0 + entries_per_block : nnz;
+    int64_t first = int64_t(first_row(b));
+    if (first > 0 && int64_t(row_offsets(first)) > k0) --first;  // the row holding entry k0
+    const int64_t last = int64_t(first_row(b + 1)) - 1 > first ? int64_t(first_row(b + 1)) - 1 : first;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, k0, k1), [&](const int64_t k) {
+      int64_t lo = first, hi = last;  // the last row starting at or before k holds it
+      while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (int64_t(row_offsets(mid)) <= k) lo = mid; else hi = mid - 1;
+      }
+      Kokkos::atomic_add(&y(col_indices(k)), alpha * values(k) * x(lo));
+    });
   }
+};
+
+/// y += alpha*A^T*x over the balanced partition of A (B.csr).
+template <class ExecSpace, class Balanced, class XView, class YView>
+void spmv_csr_transpose_entries(const ExecSpace& space, typename Balanced::value_type alpha, const Balanced& B,
+                                const XView& x, const YView& y) {
+  const int64_t blocks = B.num_blocks();
+  if (blocks > int64_t(std::numeric_limits<int>::max())) {
+    throw std::invalid_argument("kspmv::spmv[csr_transpose_entries]: " + std::to_string(blocks) +
+                                " blocks exceed the launch limit");
+  }
+  Kokkos::parallel_for("kspmv::spmv[csr_transpose_entries]",
+                       Kokkos::TeamPolicy<ExecSpace>(space, int(blocks), Kokkos::AUTO),
+                       CsrTransposeEntriesFunctor<ExecSpace, Balanced, XView, YView>{
+                           B.csr.row_offsets, B.csr.col_indices, B.csr.values, B.block_first_row, x, y, alpha,
+                           int64_t(B.nnz()), B.entries_per_block()});
+}
+
+/// y += alpha*A^T*x, a group of vector lanes per row of A (vector CSR's shape).
+template <class ExecSpace, class Matrix, class XView, class YView>
+void spmv_csr_transpose_lanes(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+                              const XView& x, const YView& y) {
   const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), SpmvOptions());
   const int64_t rows_per_team = shape.rows_per_team();
   const int64_t league_size = (int64_t(A.num_rows()) + rows_per_team - 1) / rows_per_team;
   if (league_size > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("kspmv::spmv[csr_transpose_atomic]: " + std::to_string(league_size) +
+    throw std::invalid_argument("kspmv::spmv[csr_transpose_lanes]: " + std::to_string(league_size) +
                                 " teams exceed the launch limit");
   }
   launch_csr_vector(space, shape, int(league_size),
                     CsrTransposeVectorFunctor<ExecSpace, Matrix, XView, YView>{
                         A.row_offsets, A.col_indices, A.values, x, y, alpha, int64_t(A.num_rows()), rows_per_team},
-                    "kspmv::spmv[csr_transpose_atomic]");
+                    "kspmv::spmv[csr_transpose_lanes]");
 }
 
 }  // namespace impl

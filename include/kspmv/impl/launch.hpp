@@ -163,6 +163,21 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = 
   return {1, 1, 8192, int64_t(1) << 62};
 }
 
+/// Mode T's kernel on A (impl/csr_transpose.hpp).
+enum class TransposeKernel { rows, lanes, entries };
+
+/// Hosts: a thread per row. GPUs: lanes per row, sized from the average row, unless a row is
+/// long enough to hold up the launch: the longest row's steps at that width (longest / lanes)
+/// more than the entries an average resident thread takes (nnz / resident threads); then the
+/// entries split evenly, a thread each.
+template <class ExecSpace>
+TransposeKernel transpose_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int64_t resident_threads) {
+  if (!is_gpu_space<ExecSpace>()) return TransposeKernel::rows;
+  const int lanes = csr_vector_shape<ExecSpace>(num_rows, nnz, SpmvOptions()).lanes_per_row;
+  const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
+  return double(longest_row) / double(lanes) > per_thread ? TransposeKernel::entries : TransposeKernel::lanes;
+}
+
 /// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
 /// 512 threads of 4 entries leave the SM twice the L1 for x of 256 threads of 8, with half the
 /// loads in flight. That pays where neighbouring rows share no lines of x, so that each gather
