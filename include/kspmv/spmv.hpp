@@ -1,7 +1,7 @@
 #pragma once
 /// \file spmv.hpp
-/// The public entry point, y = alpha*A*x + beta*y, for every matrix type: argument checks,
-/// quick returns, then dispatch to a kernel of A's format.
+/// The public entry point, y = alpha*op(A)*x + beta*y (op(A) = A, or A^T with mode "T"), for
+/// every matrix type: argument checks, quick returns, then dispatch to a kernel of A's format.
 
 #include <Kokkos_Core.hpp>
 

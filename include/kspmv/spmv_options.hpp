@@ -6,18 +6,19 @@
 namespace kspmv {
 
 /// Kernel choices. `automatic` lets kspmv choose: on a CsrMatrix from its structure, analysed on
-/// the first call and kept with the matrix (see kspmv::spmv); on the other formats their own
-/// kernel.
+/// the first call and kept with the matrix (see kspmv::spmv; in mode T from its longest row); on
+/// the other formats their own kernel.
 enum class Algorithm {
   automatic,
-  csr_scalar,         ///< CSR and Csr16Matrix: one thread per row
-  csr_vector,         ///< CSR: a power-of-two group of vector lanes per row
+  csr_scalar,         ///< CSR and Csr16Matrix: one thread per row (mode T on CSR: a thread per row of A)
+  csr_vector,         ///< CSR: a power-of-two group of vector lanes per row (mode T: per row of A)
   coo_atomic,         ///< COO (and HYB's COO part): atomic accumulation into y
   coo_deterministic,  ///< COO (and HYB's COO part): segmented reduction, same bits every run
   raw,                ///< CSR, load-balanced CSR, Csr16Matrix or blocked ELLPACK: hand-written HIP/CUDA kernels
                       ///< (GPU builds only)
   csr_balanced,       ///< CSR: nonzeros split evenly over teams, the partition kept with the matrix; on a
-                      ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs)
+                      ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs);
+                      ///< mode T on CSR or BalancedCsrMatrix: a thread per entry over that partition
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
