@@ -1,6 +1,7 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
-# G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_balanced_kernel<64, BlockSize, BetaIsZero,
+# G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
+# vectors a pass, csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns) with its
 # csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
@@ -42,6 +43,12 @@ foreach(group 1 2 4 8 16 32 64)
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   expect_symbol("blocked_ell_kernelILi6ELb0E${types}")
+  foreach(columns 4 8)
+    foreach(beta_is_zero 0 1)
+      # csr_multivector_kernel<WaveSize=64, Columns, BetaIsZero, Scalar, Ordinal, Offset>
+      expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}E${types}")
+    endforeach()
+  endforeach()
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   # The balanced kernel's last parameter is its column source: CSR's columns (CsrColumns<O>,

@@ -31,6 +31,23 @@ TEST(Launch, RawVectorLanesAreAThirdOfTheAverageRowClampedToFourAndTheWave) {
   EXPECT_EQ(raw_vector_lanes(1000.0, 64), 64);
 }
 
+// Several vectors: 4 or 8 sums a lane; lanes a quarter of the average row; entries split
+// evenly where the longest row at that width outlasts an average thread's share.
+TEST(Launch, MultivectorPassesLanesAndKernel) {
+  using kspmv::impl::MultivectorKernel;
+  EXPECT_EQ(kspmv::impl::multivector_columns_per_pass(2), 4);
+  EXPECT_EQ(kspmv::impl::multivector_columns_per_pass(4), 4);
+  EXPECT_EQ(kspmv::impl::multivector_columns_per_pass(5), 8);
+  EXPECT_EQ(kspmv::impl::multivector_columns_per_pass(16), 8);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32), 1);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32), 4);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(1000.0, 32), 32);
+  // 27-point Poisson, 8M rows on 270,000 threads: 800 entries a thread, the longest row 7 steps.
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000), MultivectorKernel::lanes);
+  // Rows of 8 with one of 4 million entries: 2 lanes take 2 million steps.
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000), MultivectorKernel::entries);
+}
+
 TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {
   using kspmv::impl::raw_balanced_block_threads;
   EXPECT_EQ(raw_balanced_block_threads(1.0, 16), 512);   // uniform random columns

@@ -21,6 +21,16 @@
 namespace kspmv_test {
 namespace {
 
+// The message of the std::invalid_argument that call() throws, or "no exception".
+std::string invalid_argument_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  return std::string("no exception");
+}
+
 template <class ExecSpace>
 class Spmv : public ::testing::Test {
  public:
@@ -172,22 +182,14 @@ TYPED_TEST(Spmv, ModeErrors) {
   auto x6 = to_device_vector<double, Device>(std::vector<double>(6, 1.0), "x");
   auto y4 = to_device_vector<double, Device>(std::vector<double>(4, 7.0), "y");
   auto y6 = to_device_vector<double, Device>(std::vector<double>(6, 7.0), "y");
-  const auto message = [](const std::function<void()>& call) {
-    try {
-      call();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no exception");
-  };
   // A is 4 x 6: mode T takes x of 4 and y of 6; the sizes of mode N are refused, and the reverse.
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x6, 0.0, y4); })
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, A, x6, 0.0, y4); })
                 .find("dimension mismatch in mode T: A is 4 x 6, x has 6 entries (needs 4), y has 4 entries (needs 6)"),
             std::string::npos);
   EXPECT_THROW(kspmv::spmv("N", 1.0, A, x4, 0.0, y6), std::invalid_argument);
   EXPECT_NO_THROW(kspmv::spmv("T", 1.0, A, x4, 0.0, y6));
   for (const char* bad : {"X", "", "NT", "TN"}) {
-    EXPECT_NE(message([&] { kspmv::spmv(bad, 1.0, A, x4, 0.0, y6); }).find("is not one of \"N\", \"T\", \"C\", \"H\""),
+    EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(bad, 1.0, A, x4, 0.0, y6); }).find("is not one of \"N\", \"T\", \"C\", \"H\""),
               std::string::npos)
         << bad;
   }
@@ -196,21 +198,21 @@ TYPED_TEST(Spmv, ModeErrors) {
   const auto dia = kspmv::convert<kspmv::DiaMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
   auto x5 = to_device_vector<double, Device>(std::vector<double>(5, 1.0), "x");
   auto y5 = to_device_vector<double, Device>(std::vector<double>(5, 1.0), "y");
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, dia, x5, 0.0, y5); }).find("mode T is not supported for DiaMatrix"),
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, dia, x5, 0.0, y5); }).find("mode T is not supported for DiaMatrix"),
             std::string::npos);
   const auto ell = kspmv::convert<kspmv::EllMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
-  EXPECT_NE(message([&] { kspmv::spmv("H", 1.0, ell, x5, 0.0, y5); }).find("mode T is not supported for EllMatrix"),
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("H", 1.0, ell, x5, 0.0, y5); }).find("mode T is not supported for EllMatrix"),
             std::string::npos);
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, {kspmv::Algorithm::coo_atomic}); })
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, {kspmv::Algorithm::coo_atomic}); })
                 .find("algorithm coo_atomic does not apply to mode T on a CSR matrix"),
             std::string::npos);
   const auto coo = kspmv::convert<kspmv::CooMatrix>(A);
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, coo, x4, 0.0, y6, {kspmv::Algorithm::coo_deterministic}); })
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, coo, x4, 0.0, y6, {kspmv::Algorithm::coo_deterministic}); })
                 .find("algorithm coo_deterministic does not apply to mode T on a COO matrix"),
             std::string::npos);
   kspmv::SpmvOptions tuned;
   tuned.team_size = 4;
-  EXPECT_NE(message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, tuned); }).find("do not apply to mode T"),
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, A, x4, 0.0, y6, tuned); }).find("do not apply to mode T"),
             std::string::npos);
 }
 
@@ -253,6 +255,192 @@ TYPED_TEST(Spmv, InvalidOptionsThrow) {
   o.team_size = -1;
   o.rows_per_thread = -2;
   EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+}
+
+// Several vectors: Y = alpha*op(A)*X + beta*Y0 with rank-2 X and Y of k columns in Layout, A
+// converted to Format, each column against the host reference of that column.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, template <class, class, class, class> class Format,
+          class Layout>
+::testing::AssertionResult check_multivector(const kspmv::HostCsr& host, const char* mode, double alpha, int64_t k,
+                                             double beta, bool nan_in_y, std::mt19937_64& rng,
+                                             const kspmv::SpmvOptions& options = {}) {
+  using Device = DeviceOf<ExecSpace>;
+  const bool t = mode[0] == 'T' || mode[0] == 't' || mode[0] == 'H' || mode[0] == 'h';
+  const int64_t nx = t ? host.num_rows : host.num_cols, ny = t ? host.num_cols : host.num_rows;
+  std::vector<std::vector<double>> x(static_cast<size_t>(k)), y0(static_cast<size_t>(k));
+  Kokkos::View<Scalar**, Layout, Device> xd("X", nx, k), yd("Y", ny, k);
+  auto xh = Kokkos::create_mirror_view(xd);
+  auto yh = Kokkos::create_mirror_view(yd);
+  for (int64_t j = 0; j < k; ++j) {
+    x[j] = random_vector(size_t(nx), rng);
+    y0[j] = random_vector(size_t(ny), rng);
+    if (nan_in_y) std::fill(y0[j].begin(), y0[j].end(), nan);
+    for (int64_t i = 0; i < nx; ++i) xh(i, j) = Scalar(x[j][i]);
+    for (int64_t i = 0; i < ny; ++i) yh(i, j) = Scalar(y0[j][i]);
+  }
+  Kokkos::deep_copy(xd, xh);
+  Kokkos::deep_copy(yd, yh);
+  const auto A = kspmv::convert<Format>(kspmv::to_device<Scalar, Ordinal, Offset, Device>(host));
+  kspmv::spmv(ExecSpace(), mode, alpha, A, xd, beta, yd, options);
+  Kokkos::deep_copy(yh, yd);
+  const kspmv::HostCsr op_a = t ? transpose_host(host) : host;
+  for (int64_t j = 0; j < k; ++j) {
+    std::vector<Scalar> column(static_cast<size_t>(ny));
+    for (int64_t i = 0; i < ny; ++i) column[i] = yh(i, j);
+    auto result = matches_reference(column, reference_spmv(alpha, op_a, x[j], beta, y0[j]));
+    if (!result) {
+      return result << "\n  vector " << j << " of " << k << ", mode " << mode << ", " << describe(options) << ", alpha "
+                    << alpha << ", beta " << beta << ", A " << host.num_rows << " x " << host.num_cols;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Golden 5x5 with two vectors, x and 2x, in both layouts: 2*A*X - 1 by hand.
+TYPED_TEST(Spmv, MultivectorHandComputed) {
+  using Device = typename TestFixture::Device;
+  const auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  const auto run = [&](auto x, auto y) {
+    auto xh = Kokkos::create_mirror_view(x);
+    auto yh = Kokkos::create_mirror_view(y);
+    for (int i = 0; i < 5; ++i) {
+      xh(i, 0) = i + 1;
+      xh(i, 1) = 2 * (i + 1);
+      yh(i, 0) = yh(i, 1) = 1;
+    }
+    Kokkos::deep_copy(x, xh);
+    Kokkos::deep_copy(y, yh);
+    kspmv::spmv(2.0, A, x, -1.0, y);
+    Kokkos::deep_copy(yh, y);
+    std::vector<double> first, second;
+    for (int i = 0; i < 5; ++i) {
+      first.push_back(yh(i, 0));
+      second.push_back(yh(i, 1));
+    }
+    EXPECT_EQ(first, (std::vector<double>{23, 7, 13, 27, 23}));
+    EXPECT_EQ(second, (std::vector<double>{47, 15, 27, 55, 47}));
+  };
+  run(Kokkos::View<double**, Kokkos::LayoutLeft, Device>("X", 5, 2), Kokkos::View<double**, Kokkos::LayoutLeft, Device>("Y", 5, 2));
+  run(Kokkos::View<double**, Kokkos::LayoutRight, Device>("X", 5, 2), Kokkos::View<double**, Kokkos::LayoutRight, Device>("Y", 5, 2));
+}
+
+// Every random case (empty rows, a huge row, no rows or columns, alpha 0, beta 0 with NaN in Y,
+// tall and wide shapes) with 1 to 17 vectors in both layouts, modes N and T, every algorithm
+// that takes several vectors (on GPUs the raw lanes per row and split entries), on CSR and
+// load-balanced CSR, in double and float.
+TYPED_TEST(Spmv, MultivectorEveryCase) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<kspmv::SpmvOptions> mode_n = {{kspmv::Algorithm::automatic}, {kspmv::Algorithm::csr_scalar}};
+  if (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    kspmv::SpmvOptions lanes{kspmv::Algorithm::raw};
+    lanes.lanes_per_row = 4;
+    mode_n.push_back(lanes);
+    mode_n.push_back({kspmv::Algorithm::csr_balanced});  // entries split evenly
+  }
+  using Left = Kokkos::LayoutLeft;
+  using Right = Kokkos::LayoutRight;
+  for (const RandomCase& c : random_cases) {
+    SCOPED_TRACE(c.what);
+    const kspmv::HostCsr A = random_csr(c.shape, rng);
+    for (const int64_t k : {1, 2, 3, 5, 8, 9, 17}) {
+      SCOPED_TRACE("k = " + std::to_string(k));
+      for (const auto& o : mode_n) {
+        EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Left>(A, "N", c.alpha, k, c.beta,
+                                                                                           c.nan_in_y, rng, o)));
+        EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Right>(A, "N", c.alpha, k, c.beta,
+                                                                                            c.nan_in_y, rng, o)));
+      }
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Left>(A, "T", c.alpha, k, c.beta,
+                                                                                         c.nan_in_y, rng)));
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Right>(A, "H", c.alpha, k, c.beta,
+                                                                                          c.nan_in_y, rng)));
+      EXPECT_TRUE((check_multivector<TypeParam, float, int64_t, size_t, kspmv::CsrMatrix, Right>(
+          A, "N", c.alpha, k, c.beta, c.nan_in_y, rng)));
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::BalancedCsrMatrix, Left>(
+          A, "N", c.alpha, k, c.beta, c.nan_in_y, rng)));
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::BalancedCsrMatrix, Right>(
+          A, "T", c.alpha, k, c.beta, c.nan_in_y, rng)));
+    }
+  }
+}
+
+// Strided X and Y: columns 1..3 of wider LayoutRight Views, and the first 200 rows of a
+// LayoutLeft View of 400 (a leading dimension larger than the rows): any strides.
+TYPED_TEST(Spmv, MultivectorStridedViews) {
+  using Device = typename TestFixture::Device;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = random_csr({300, 200, 12, 0.1, 500}, rng);
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  Kokkos::View<double**, Kokkos::LayoutRight, Device> wide_x("X", 200, 5), wide_y("Y", 300, 6);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Device> tall_x("X", 400, 3);
+  std::vector<std::vector<double>> x(3), y0(3);
+  auto xh = Kokkos::create_mirror(wide_x);  // create_mirror: host copies, never the device View itself
+  auto th = Kokkos::create_mirror(tall_x);
+  auto yh = Kokkos::create_mirror(wide_y);
+  for (int j = 0; j < 3; ++j) {
+    x[j] = random_vector(200, rng);
+    y0[j] = random_vector(300, rng);
+    for (int i = 0; i < 200; ++i) xh(i, j + 1) = th(i, j) = x[j][i];
+    for (int i = 0; i < 300; ++i) yh(i, j + 2) = y0[j][i];
+  }
+  Kokkos::deep_copy(wide_x, xh);
+  Kokkos::deep_copy(tall_x, th);
+  const auto ys = Kokkos::subview(wide_y, Kokkos::ALL(), Kokkos::make_pair(2, 5));
+  const auto x_columns = Kokkos::subview(wide_x, Kokkos::ALL(), Kokkos::make_pair(1, 4));
+  const auto x_rows = Kokkos::subview(tall_x, Kokkos::make_pair(0, 200), Kokkos::ALL());
+  for (const auto algorithm : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar}) {
+    for (const bool rows : {false, true}) {
+      SCOPED_TRACE(std::string(kspmv::to_string(algorithm)) + (rows ? ", X of 200 of 400 rows" : ", X of 3 of 5 columns"));
+      Kokkos::deep_copy(wide_y, yh);
+      if (rows) {
+        kspmv::spmv(1.5, A, x_rows, -0.5, ys, {algorithm});
+      } else {
+        kspmv::spmv(1.5, A, x_columns, -0.5, ys, {algorithm});
+      }
+      auto result = Kokkos::create_mirror(wide_y);
+      Kokkos::deep_copy(result, wide_y);
+      for (int j = 0; j < 3; ++j) {
+        std::vector<double> column(300);
+        for (int i = 0; i < 300; ++i) column[i] = result(i, j + 2);
+        EXPECT_TRUE(matches_reference(column, reference_spmv(1.5, h, x[j], -0.5, y0[j])));
+      }
+      for (int i = 0; i < 300; ++i) EXPECT_EQ(result(i, 0), 0.0);  // outside the subview: untouched
+    }
+  }
+}
+
+TYPED_TEST(Spmv, MultivectorErrors) {
+  using Device = typename TestFixture::Device;
+  const auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  Kokkos::View<double**, Kokkos::LayoutLeft, Device> x2("X", 5, 2), y2("Y", 5, 2), y3("Y", 5, 3), y4rows("Y", 4, 2);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, x2, 0.0, y3); }).find("x has 2 vectors (columns), y has 3"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, x2, 0.0, y4rows); }).find("A is 5 x 5, x has 5 rows (needs 5), y has 4 rows (needs 5)"), std::string::npos);
+  const auto ell = kspmv::convert<kspmv::EllMatrix>(A);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, ell, x2, 0.0, y2); })
+                .find("rank-2 x and y (several vectors) are not supported for EllMatrix"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, x2, 0.0, y2, {kspmv::Algorithm::csr_vector}); })
+                .find("with several vectors, mode N takes"),
+            std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, A, x2, 0.0, y2, {kspmv::Algorithm::raw}); })
+                .find("with several vectors, mode T takes"),
+            std::string::npos);
+  kspmv::SpmvOptions lanes{kspmv::Algorithm::raw};
+  lanes.lanes_per_row = 3;
+  EXPECT_THROW(kspmv::spmv(1.0, A, x2, 0.0, y2, lanes), std::invalid_argument);
+  if (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    for (const auto a : {kspmv::Algorithm::raw, kspmv::Algorithm::csr_balanced}) {
+      EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, x2, 0.0, y2, {a}); })
+                    .find(std::string("with several vectors, algorithm ") + kspmv::to_string(a) + " needs the raw kernels"),
+                std::string::npos);
+    }
+  }
+  // No vectors: nothing to do, and no error.
+  Kokkos::View<double**, Kokkos::LayoutLeft, Device> x0("X", 5, 0), y0("Y", 5, 0);
+  EXPECT_NO_THROW(kspmv::spmv(1.0, A, x0, 0.0, y0));
 }
 
 #ifdef KSPMV_HAVE_KOKKOSKERNELS

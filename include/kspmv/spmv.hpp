@@ -1,7 +1,8 @@
 #pragma once
 /// \file spmv.hpp
-/// The public entry point, y = alpha*op(A)*x + beta*y (op(A) = A, or A^T with mode "T"), for
-/// every matrix type: argument checks, quick returns, then dispatch to a kernel of A's format.
+/// The public entry point, y = alpha*op(A)*x + beta*y (op(A) = A, or A^T with mode "T"; x and y
+/// one vector each, or several as the columns of rank-2 Views), for every matrix type: argument
+/// checks, quick returns, then dispatch to a kernel of A's format.
 
 #include <Kokkos_Core.hpp>
 
@@ -19,6 +20,7 @@
 #include "impl/csr_balanced.hpp"
 #include "impl/csr16.hpp"
 #include "impl/csr_host_rows.hpp"
+#include "impl/csr_multivector.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_transpose.hpp"
 #include "impl/csr_vector.hpp"
@@ -68,8 +70,9 @@ void check_dimensions(const Matrix& A, const XView& x, const YView& y, Operation
   const bool t = op == Operation::transpose;
   if (nx != (t ? m : n) || ny != (t ? n : m)) {
     std::ostringstream s;
+    const char* unit = XView::rank == 2 ? " rows" : " entries";  // rank 2: several vectors
     s << "kspmv::spmv: dimension mismatch" << (t ? " in mode T" : "") << ": A is " << m << " x " << n << ", x has " << nx
-      << " entries (needs " << (t ? m : n) << "), y has " << ny << " entries (needs " << (t ? n : m) << ")";
+      << unit << " (needs " << (t ? m : n) << "), y has " << ny << unit << " (needs " << (t ? n : m) << ")";
     throw std::invalid_argument(s.str());
   }
 }
@@ -428,13 +431,106 @@ void dispatch_transpose(const ExecSpace&, typename Matrix::value_type, const Mat
                               " (CsrMatrix, BalancedCsrMatrix and CooMatrix take it; kspmv::to_csr converts)");
 }
 
+// Rank-2 x and y (several vectors): CsrMatrix and BalancedCsrMatrix (its CSR arrays), modes N
+// and T; one vector is the rank-1 call on the column. Mode N: automatic runs a raw kernel on GPUs
+// with the raw kernels (any strides), lanes per row or evenly split entries by
+// launch.hpp: multivector_kernel from the longest row (the analysis kept with A), a Kokkos
+// thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with
+// lanes_per_row as its group), csr_balanced the raw split entries. Mode T: vector CSR's lanes per
+// row with atomics (automatic or csr_vector).
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const CsrMatrix<S, O, Off, D>& A,
+                          const XView& x, S beta, const YView& y, const SpmvOptions& options) {
+  if (x.extent(1) == 1) {
+    const auto x1 = Kokkos::subview(x, Kokkos::ALL(), 0);
+    const auto y1 = Kokkos::subview(y, Kokkos::ALL(), 0);
+    if (op == Operation::transpose) {
+      dispatch_transpose(space, alpha, A, x1, beta, y1, options);
+    } else {
+      dispatch(space, alpha, A, x1, beta, y1, options);
+    }
+    return;
+  }
+  const Algorithm a = options.algorithm;
+  const bool tunables = options.team_size != 0 || options.rows_per_thread != 0 ||
+                        (options.lanes_per_row != 0 && a != Algorithm::raw);
+  if (op == Operation::transpose) {
+    if ((a != Algorithm::automatic && a != Algorithm::csr_vector) || tunables || options.lanes_per_row != 0) {
+      throw std::invalid_argument(std::string("kspmv::spmv: with several vectors, mode T takes Algorithm::automatic "
+                                              "or csr_vector and no launch tunables, not ") + to_string(a));
+    }
+    scale_y(space, beta, y);
+    spmv_csr_multivector_transpose(space, alpha, A, x, y);
+    return;
+  }
+  if ((a != Algorithm::automatic && a != Algorithm::csr_scalar && a != Algorithm::raw &&
+       a != Algorithm::csr_balanced) ||
+      tunables) {
+    throw std::invalid_argument(std::string("kspmv::spmv: with several vectors, mode N takes Algorithm::automatic, "
+                                            "csr_scalar, raw (lanes_per_row its only tunable) or csr_balanced, not ") +
+                                to_string(a));
+  }
+  if ((a == Algorithm::raw || a == Algorithm::csr_balanced) && !raw_available<ExecSpace, S, O, Off>()) {
+    throw std::invalid_argument(std::string("kspmv::spmv: with several vectors, algorithm ") + to_string(a) +
+                                " needs the raw kernels (a CUDA or HIP build, a GPU execution space, float or double "
+                                "values with int or int64_t indices)");
+  }
+  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    if (a != Algorithm::csr_scalar) {
+      constexpr int wave = warp_width<ExecSpace>();
+      const int64_t k = int64_t(x.extent(1));
+      MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::entries : MultivectorKernel::lanes;
+      if (a == Algorithm::automatic) {
+        kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), csr_analysis(space, A)->structure.longest_row, wave,
+                                    int64_t(space.concurrency()));
+      }
+      if (kernel == MultivectorKernel::entries) {
+        scale_y(space, beta, y);
+        raw::csr_multivector_entries<S, O, Off>(native_stream(space), raw_multivector_entries_per_thread,
+                                                multivector_columns_per_pass(k), A.num_rows(), int64_t(A.nnz()), k,
+                                                A.row_offsets.data(), A.col_indices.data(), A.values.data(), x.data(),
+                                                int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(),
+                                                int64_t(y.stride(0)), int64_t(y.stride(1)), alpha);
+        return;
+      }
+      const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
+                                                  : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave);
+      if (!is_power_of_two(lanes) || lanes > wave) {
+        throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
+                                    " must be a power of two <= " + std::to_string(wave) + " on this backend");
+      }
+      raw::csr_multivector<S, O, Off>(native_stream(space), lanes, multivector_columns_per_pass(k), A.num_rows(), k,
+                                      A.row_offsets.data(), A.col_indices.data(), A.values.data(), x.data(),
+                                      int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(), int64_t(y.stride(0)),
+                                      int64_t(y.stride(1)), alpha, beta);
+      return;
+    }
+  }
+  spmv_csr_multivector_rows(space, alpha, A, x, beta, y);
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A,
+                          const XView& x, S beta, const YView& y, const SpmvOptions& options) {
+  dispatch_multivector(space, op, alpha, A.csr, x, beta, y, options);
+}
+
+template <class ExecSpace, class Matrix, class XView, class YView>
+void dispatch_multivector(const ExecSpace&, Operation, typename Matrix::value_type, const Matrix& A, const XView&,
+                          typename Matrix::value_type, const YView&, const SpmvOptions&) {
+  throw std::invalid_argument(std::string("kspmv::spmv: rank-2 x and y (several vectors) are not supported for ") +
+                              A.format_name() + " (CsrMatrix and BalancedCsrMatrix take them; kspmv::to_csr converts)");
+}
+
 // The one entry point behind every public overload: checks, quick returns, dispatch.
 template <class ExecSpace, class Matrix, class XView, class YView>
 void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_type alpha, const Matrix& A,
                   const XView& x, typename Matrix::value_type beta, const YView& y, const SpmvOptions& options) {
   using Scalar = typename Matrix::value_type;
-  static_assert(Kokkos::is_view<XView>::value && XView::rank == 1, "kspmv::spmv: x must be a rank-1 Kokkos::View");
-  static_assert(Kokkos::is_view<YView>::value && YView::rank == 1, "kspmv::spmv: y must be a rank-1 Kokkos::View");
+  static_assert(Kokkos::is_view<XView>::value && (XView::rank == 1 || XView::rank == 2),
+                "kspmv::spmv: x must be a rank-1 Kokkos::View (one vector) or rank-2 (several)");
+  static_assert(Kokkos::is_view<YView>::value && int(YView::rank) == int(XView::rank),
+                "kspmv::spmv: y must be a Kokkos::View of x's rank");
   static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value,
                 "kspmv::spmv: x must hold the matrix's Scalar type");
   static_assert(std::is_same<typename YView::value_type, Scalar>::value,
@@ -449,16 +545,25 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
   check_dimensions(A, x, y, op);
   check_options(options);
   const bool t = op == Operation::transpose;
+  if constexpr (XView::rank == 2) {
+    if (x.extent(1) != y.extent(1)) {
+      throw std::invalid_argument("kspmv::spmv: x has " + std::to_string(x.extent(1)) + " vectors (columns), y has " +
+                                  std::to_string(y.extent(1)));
+    }
+    if (y.extent(1) == 0) return;
+  }
   if ((t ? A.num_cols() : A.num_rows()) == 0) return;  // y is empty
   if (alpha == Scalar(0) || A.nnz() == 0 || (t ? A.num_rows() : A.num_cols()) == 0) {
     scale_y(space, beta, y);
     return;
   }
   // x is gathered: read it through the read-only (texture / __ldg) path where the backend has one.
-  using XRandomAccess = Kokkos::View<const Scalar*, typename XView::array_layout, typename XView::device_type,
-                                     Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+  using XRandomAccess = Kokkos::View<typename XView::const_data_type, typename XView::array_layout,
+                                     typename XView::device_type, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
   const XRandomAccess x_ra = x;
-  if (t) {
+  if constexpr (XView::rank == 2) {
+    dispatch_multivector(space, op, alpha, A, x_ra, beta, y, options);
+  } else if (t) {
     dispatch_transpose(space, alpha, A, x_ra, beta, y, options);
   } else {
     dispatch(space, alpha, A, x_ra, beta, y, options);
@@ -477,6 +582,13 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
 ///  - num_rows, num_cols or nnz == 0 are valid (an empty product contributes 0).
 /// Throws std::invalid_argument, before any kernel runs, if x does not have num_cols entries or
 /// y does not have num_rows entries, or if options do not apply to A's format.
+///
+/// Several vectors: x and y may be rank-2 Views of k columns each (LayoutLeft, LayoutRight or
+/// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
+/// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
+/// vector: on GPUs with the raw kernels a group of lanes per row keeping the sums of 4 or 8
+/// vectors (lanes_per_row with Algorithm::raw forces its group), elsewhere or with
+/// Algorithm::csr_scalar a Kokkos thread per row. One column is the rank-1 call on it.
 ///
 /// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call
 /// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then
@@ -505,8 +617,9 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
 /// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced)
 /// and CooMatrix (its atomic kernel), and throws std::invalid_argument for the other formats, an
-/// unknown mode, or algorithms and launch tunables that do not apply. Otherwise as the overload
-/// without a mode.
+/// unknown mode, or algorithms and launch tunables that do not apply. With several vectors
+/// (rank-2 x and y), mode T runs vector CSR's lanes per row of A with atomics on CsrMatrix and
+/// BalancedCsrMatrix. Otherwise as the overload without a mode.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha,

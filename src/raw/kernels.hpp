@@ -144,6 +144,117 @@ __global__ void __launch_bounds__(kBlockSize)
   if (row < num_rows && lane == 0) y[row] = BetaIsZero ? alpha * sum : beta * y[row] + alpha * sum;
 }
 
+// Several vectors at once (rank-2 x and y of num_vectors columns, any strides): vector CSR's
+// groups of 1 << group_shift lanes a row, each lane keeping the sums of Columns vectors, so one
+// pass over a row's entries serves Columns vectors; the row is walked again for each further
+// Columns vectors, from the caches (its entries are plain loads, not marked evict-first, for
+// that). Every lane of a wave runs the same passes: the group sums shuffle across the wave.
+template <int WaveSize, int Columns, bool BetaIsZero, class S, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_multivector_kernel(int64_t num_rows, int group_shift, int64_t num_vectors, const Off* __restrict__ offsets,
+                           const O* __restrict__ cols, const S* __restrict__ vals, const S* __restrict__ x,
+                           int64_t x_row_stride, int64_t x_vector_stride, S* __restrict__ y, int64_t y_row_stride,
+                           int64_t y_vector_stride, S alpha, S beta) {
+  const int group = 1 << group_shift;
+  const int64_t row = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) >> group_shift;
+  const int lane = int(threadIdx.x) & (group - 1);
+  const bool active = row < num_rows;
+  const Off begin = active ? offsets[row] : Off(0), end = active ? offsets[row + 1] : Off(0);
+  for (int64_t first = 0; first < num_vectors; first += Columns) {
+    const int count = num_vectors - first < Columns ? int(num_vectors - first) : Columns;
+    const S* x_first = x + first * x_vector_stride;
+    S sum[Columns];
+#pragma unroll
+    for (int j = 0; j < Columns; ++j) sum[j] = 0;
+    for (Off k = begin + lane; k < end; k += group) {
+      const S v = vals[k];
+      const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) {
+        if (j < count) sum[j] += v * x_entry[j * x_vector_stride];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < Columns; ++j) sum[j] = group_sum(sum[j], group);
+    if (active && lane == 0) {
+      S* y_first = y + row * y_row_stride + first * y_vector_stride;
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) {
+        if (j < count) {
+          S* out = y_first + j * y_vector_stride;
+          *out = BetaIsZero ? alpha * sum[j] : beta * *out + alpha * sum[j];
+        }
+      }
+    }
+  }
+}
+
+// Several vectors over entries split evenly (rows of uneven length, where a group of lanes a row
+// would leave the longest rows to a few lanes): thread t walks entries [t*E, t*E + E) for
+// E = entries_per_thread, from the row holding its first entry (a binary search), adding
+// alpha*(its part of each row) into y, which the caller has scaled by beta: a plain add for a
+// row wholly inside the thread's entries (no other thread touches it), an atomic add for a row
+// it shares, whose last bits may then change from run to run.
+template <int Columns, class S, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_multivector_entries_kernel(int64_t num_rows, int64_t nnz, int entries_per_thread, int64_t num_vectors,
+                                   const Off* __restrict__ offsets, const O* __restrict__ cols,
+                                   const S* __restrict__ vals, const S* __restrict__ x, int64_t x_row_stride,
+                                   int64_t x_vector_stride, S* __restrict__ y, int64_t y_row_stride,
+                                   int64_t y_vector_stride, S alpha) {
+  const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) * entries_per_thread;
+  if (k0 >= nnz) return;
+  const int64_t k1 = k0 + entries_per_thread < nnz ? k0 + entries_per_thread : nnz;
+  // The last row starting at or before k0 holds it (k0 < nnz, so that row is not empty).
+  int64_t lo = 0, hi = num_rows - 1;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (int64_t(offsets[mid]) <= k0) lo = mid; else hi = mid - 1;
+  }
+  for (int64_t first = 0; first < num_vectors; first += Columns) {
+    const int count = num_vectors - first < Columns ? int(num_vectors - first) : Columns;
+    const S* x_first = x + first * x_vector_stride;
+    S* y_first = y + first * y_vector_stride;
+    int64_t row = lo;
+    int64_t row_begin = int64_t(offsets[row]), row_end = int64_t(offsets[row + 1]);
+    S sum[Columns];
+#pragma unroll
+    for (int j = 0; j < Columns; ++j) sum[j] = 0;
+    const auto flush = [&]() {
+      const bool shared = row_begin < k0 || row_end > k1;
+      S* out = y_first + row * y_row_stride;
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) {
+        if (j < count) {
+          if (shared) {
+            atomicAdd(out + j * y_vector_stride, alpha * sum[j]);
+          } else {
+            out[j * y_vector_stride] += alpha * sum[j];
+          }
+        }
+        sum[j] = 0;
+      }
+    };
+    for (int64_t k = k0; k < k1; ++k) {
+      if (k >= row_end) {  // the row ends: add it, then skip the empty rows to the one holding k
+        flush();
+        do {
+          ++row;
+          row_begin = row_end;
+          row_end = int64_t(offsets[row + 1]);
+        } while (k >= row_end);
+      }
+      const S v = vals[k];
+      const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) {
+        if (j < count) sum[j] += v * x_entry[j * x_vector_stride];
+      }
+    }
+    flush();
+  }
+}
+
 // Blocked ELLPACK with slices of one wave: thread = row position, slot k of the slice's rows is
 // contiguous, so a wave reads one coalesced segment per slot. Log2Wave is the log2 of the wave
 // width, as in the published HIP kernels for MI250X.
@@ -605,6 +716,43 @@ void launch_csr_vector(stream_type stream, int group_size, int64_t num_rows, con
     }
     check_launch("csr_vector");
   }
+}
+
+template <int WaveSize, int Columns, class S, class O, class Off>
+void launch_csr_multivector(stream_type stream, int group_size, int64_t num_rows, int64_t num_vectors,
+                            const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
+                            int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha,
+                            S beta) {
+  int shift = 0;
+  while ((1 << shift) < group_size) ++shift;
+  if (group_size < 1 || (1 << shift) != group_size || group_size > WaveSize) {
+    throw std::invalid_argument("kspmv raw csr_multivector: group size " + std::to_string(group_size) +
+                                " must be a power of two <= the wave width " + std::to_string(WaveSize));
+  }
+  if (num_rows == 0 || num_vectors == 0) return;
+  const unsigned blocks = blocks_for(num_rows * group_size);
+  auto kernel = beta == S(0) ? csr_multivector_kernel<WaveSize, Columns, true, S, O, Off>
+                             : csr_multivector_kernel<WaveSize, Columns, false, S, O, Off>;
+  kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, shift, num_vectors, offsets, cols, vals, x, x_row_stride,
+                                            x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+  check_launch("csr_multivector");
+}
+
+template <int Columns, class S, class O, class Off>
+void launch_csr_multivector_entries(stream_type stream, int entries_per_thread, int64_t num_rows, int64_t nnz,
+                                    int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
+                                    int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
+                                    int64_t y_vector_stride, S alpha) {
+  if (entries_per_thread < 1) {
+    throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(entries_per_thread) +
+                                " entries a thread");
+  }
+  if (num_rows == 0 || nnz == 0 || num_vectors == 0) return;
+  const unsigned blocks = blocks_for((nnz + entries_per_thread - 1) / entries_per_thread);
+  csr_multivector_entries_kernel<Columns><<<blocks, kBlockSize, 0, stream>>>(
+      num_rows, nnz, entries_per_thread, num_vectors, offsets, cols, vals, x, x_row_stride, x_vector_stride, y,
+      y_row_stride, y_vector_stride, alpha);
+  check_launch("csr_multivector_entries");
 }
 
 template <int Log2Wave, class S, class O, class Off>

@@ -22,6 +22,41 @@ void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offse
                                   alpha, beta);
 }
 
+template <class S, class O, class Off>
+void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t num_rows, int64_t num_vectors,
+                     const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
+                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
+  const auto s = static_cast<stream_type>(stream);
+  if (columns_per_pass == 4) {
+    launch_csr_multivector<kWaveSize, 4>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
+                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+  } else if (columns_per_pass == 8) {
+    launch_csr_multivector<kWaveSize, 8>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
+                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+  } else {
+    throw std::invalid_argument("kspmv raw csr_multivector: " + std::to_string(columns_per_pass) +
+                                " vectors a pass; the kernel keeps 4 or 8");
+  }
+}
+
+template <class S, class O, class Off>
+void csr_multivector_entries(void* stream, int entries_per_thread, int columns_per_pass, int64_t num_rows, int64_t nnz,
+                             int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
+                             int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
+                             int64_t y_vector_stride, S alpha) {
+  const auto s = static_cast<stream_type>(stream);
+  if (columns_per_pass == 4) {
+    launch_csr_multivector_entries<4>(s, entries_per_thread, num_rows, nnz, num_vectors, offsets, cols, vals, x,
+                                      x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
+  } else if (columns_per_pass == 8) {
+    launch_csr_multivector_entries<8>(s, entries_per_thread, num_rows, nnz, num_vectors, offsets, cols, vals, x,
+                                      x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
+  } else {
+    throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(columns_per_pass) +
+                                " vectors a pass; the kernel keeps 4 or 8");
+  }
+}
+
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
 
 template <class S, class O, class Off>
@@ -256,6 +291,8 @@ void instantiate(void (**addresses)()) {
   addresses[3] = reinterpret_cast<void (*)()>(&row_statistics<O, Off>);
   addresses[4] = reinterpret_cast<void (*)()>(&balanced_partition<O, Off>);
   addresses[5] = reinterpret_cast<void (*)()>(&csr16_balanced<S, O, Off>);
+  addresses[6] = reinterpret_cast<void (*)()>(&csr_multivector<S, O, Off>);
+  addresses[7] = reinterpret_cast<void (*)()>(&csr_multivector_entries<S, O, Off>);
 }
 template void instantiate<double, int, int>(void (**)());
 template void instantiate<float, int, int>(void (**)());

@@ -163,6 +163,31 @@ BalancedShape balanced_shape(double average_row_length, int64_t nnz, bool raw = 
   return {1, 1, 8192, int64_t(1) << 62};
 }
 
+/// Several vectors (rank-2 x and y, impl/csr_multivector.hpp): the vectors one pass over A
+/// serves, each a sum a lane keeps in registers: 4 for up to 4 vectors, else 8 (16 doubles'
+/// sums and their gathers would take half the registers of a thread).
+inline int multivector_columns_per_pass(int64_t num_vectors) { return num_vectors <= 4 ? 4 : 8; }
+
+/// Lanes per row of the raw multivector kernel: the largest power of two <= a quarter of the
+/// average row, clamped to [1, wave]. A lane's step gathers a line of x for each of its vectors
+/// and every lane ends with one group sum per vector: fewer, busier lanes than a single vector's.
+inline int raw_multivector_lanes(double average_row_length, int wave) {
+  return lanes_for_average_row_length(average_row_length / 4, wave);
+}
+
+/// The raw multivector kernels: lanes per row (raw_multivector_lanes), or entries split evenly
+/// (raw_multivector_entries_per_thread a thread) where the longest row at that width would take
+/// more steps than an average resident thread's share of the entries: the rule of mode T's
+/// transpose_kernel, for the same reason.
+enum class MultivectorKernel { lanes, entries };
+constexpr int raw_multivector_entries_per_thread = 32;
+inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
+                                            int64_t resident_threads) {
+  const int lanes = raw_multivector_lanes(num_rows > 0 ? double(nnz) / double(num_rows) : 0.0, wave);
+  const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
+  return double(longest_row) / double(lanes) > per_thread ? MultivectorKernel::entries : MultivectorKernel::lanes;
+}
+
 /// Mode T's kernel on A (impl/csr_transpose.hpp).
 enum class TransposeKernel { rows, lanes, entries };
 

@@ -29,6 +29,24 @@ template <class S, class O, class Off>
 void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offsets, const O* cols, const S* vals,
                 const S* x, S* y, S alpha, S beta);
 
+/// Y = alpha*A*X + beta*Y for num_vectors vectors (the columns of rank-2 X and Y, element (i, j)
+/// at x[i*x_row_stride + j*x_vector_stride], the same for y), CSR, group_size lanes per row (a
+/// power of two <= wave_size()), each lane keeping the sums of columns_per_pass (4 or 8) vectors:
+/// A is read once for every columns_per_pass vectors.
+template <class S, class O, class Off>
+void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t num_rows, int64_t num_vectors,
+                     const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
+                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta);
+
+/// Y += alpha*A*X for num_vectors vectors (strides as csr_multivector; the caller scales Y by
+/// beta first), the entries split evenly: entries_per_thread consecutive entries a thread, which
+/// adds the rows it shares with other threads with atomics. For rows of uneven length.
+template <class S, class O, class Off>
+void csr_multivector_entries(void* stream, int entries_per_thread, int columns_per_pass, int64_t num_rows, int64_t nnz,
+                             int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
+                             int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
+                             int64_t y_vector_stride, S alpha);
+
 /// Most entries per block the raw balanced kernel stages in shared memory: BalancedCsrMatrix
 /// partitions meant for it use blocks of at most this many entries.
 constexpr int64_t balanced_max_entries = 2048;

@@ -16,11 +16,15 @@ struct ScaleFunctor {
   scalar_type beta;
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
     // beta == 0 overwrites: 0 * NaN would be NaN.
-    y(i) = beta == scalar_type(0) ? scalar_type(0) : beta * y(i);
+    if constexpr (YView::rank == 1) {
+      y(i) = beta == scalar_type(0) ? scalar_type(0) : beta * y(i);
+    } else {  // a row of several vectors
+      for (size_t j = 0; j < y.extent(1); ++j) y(i, j) = beta == scalar_type(0) ? scalar_type(0) : beta * y(i, j);
+    }
   }
 };
 
-/// y = beta*y, and y = 0 when beta == 0 whatever y held.
+/// y = beta*y, and y = 0 when beta == 0 whatever y held (y of rank 1, or rank 2: several vectors).
 template <class ExecSpace, class YView>
 void scale_y(const ExecSpace& space, typename YView::non_const_value_type beta, const YView& y) {
   if (beta == 1) return;
