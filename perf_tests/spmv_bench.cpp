@@ -2,13 +2,17 @@
 // device's measured copy and read bandwidth in the same run.
 //
 //   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
-//              [--real-dir DIR] [--kernels all|csr] [--repeat R] [--json FILE] [--csv FILE]
+//              [--real-dir DIR] [--kernels all|csr|plain] [--vectors K,...] [--repeat R] [--json FILE]
+//              [--csv FILE]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
 // K: once, or as often as it takes to reach --replicate-to entries). --kernels csr runs only the
 // kernels that keep A in CSR or its 16-bit column form (Csr16Matrix), the Plan, and
-// KokkosKernels': no other format conversions.
+// KokkosKernels': no other format conversions; --kernels plain only kspmv's plain call and
+// KokkosKernels' default. --vectors adds, for each count k, y = A*x with k vectors (rank-2 x and
+// y, LayoutLeft and LayoutRight; kernels named "mv<k>L:..." and "mv<k>R:..."), their bytes by the
+// CSR model with every vector's x and y.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -215,19 +219,40 @@ Vector reference(const Matrix& A, const Vector& x) {
   return y;
 }
 
-double max_relative_error(const Vector& y, const Vector& ref) {
+// Entry (i, j) of several vectors, or entry i of one.
+template <class View>
+KOKKOS_INLINE_FUNCTION double at(const View& v, int i, int j) {
+  if constexpr (View::rank == 2) {
+    return v(i, j);
+  } else {
+    (void)j;
+    return v(i);
+  }
+}
+
+// Largest |y - ref| over the largest |ref|, for one vector or several (rank-2, any layout).
+template <class View>
+double max_relative_error(const View& y, const View& ref) {
   double err = 0, scale = 0;
+  const int vectors = View::rank == 2 ? int(y.extent(1)) : 1;
   Kokkos::parallel_reduce(
       "bench::error", Kokkos::RangePolicy<ExecSpace>(0, int(y.extent(0))),
       KOKKOS_LAMBDA(const int i, double& e) {
-        const double d = y(i) - ref(i);
-        const double a = d < 0 ? -d : d;
-        e = (a > e || a != a) ? a : e;  // NaN wins
+        for (int j = 0; j < vectors; ++j) {
+          const double d = at(y, i, j) - at(ref, i, j);
+          const double a = d < 0 ? -d : d;
+          e = (a > e || a != a) ? a : e;  // NaN wins
+        }
       },
       Kokkos::Max<double>(err));
   Kokkos::parallel_reduce(
       "bench::scale", Kokkos::RangePolicy<ExecSpace>(0, int(ref.extent(0))),
-      KOKKOS_LAMBDA(const int i, double& s) { s = ref(i) > s ? ref(i) : (-ref(i) > s ? -ref(i) : s); },
+      KOKKOS_LAMBDA(const int i, double& m) {
+        for (int j = 0; j < vectors; ++j) {
+          const double r = at(ref, i, j);
+          m = r > m ? r : (-r > m ? -r : m);
+        }
+      },
       Kokkos::Max<double>(scale));
   return err / (scale > 0 ? scale : 1.0);
 }
@@ -264,6 +289,7 @@ struct Row {
   std::string group, matrix, kernel, status;
   int64_t rows = 0, cols = 0, nnz = 0;
   double seconds = 0, setup_seconds = 0, error = 0;
+  int64_t vectors = 1;  // columns of x and y (rank-2 candidates, named "mv<k><L|R>:...")
   std::string note;  // why a format refused the matrix
 };
 
@@ -377,8 +403,8 @@ void add_kokkoskernels(std::vector<Candidate>& list, const Matrix& A, const Vect
 }
 
 // Which kernels run: every kspmv kernel and format, or (`csr`) those that keep A in CSR, its
-// 16-bit column form and the Plan.
-enum class KernelSet { all, csr };
+// 16-bit column form and the Plan, or (`plain`) only the plain call and KokkosKernels' default.
+enum class KernelSet { all, csr, plain };
 
 std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y, KernelSet set) {
   std::vector<Candidate> list;
@@ -396,6 +422,13 @@ std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector
                       return seconds_since(t0);
                     },
                     [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); }, [=] { return kspmv::automatic_choice(*fresh); }});
+  }
+  if (set == KernelSet::plain) {
+    add_kokkoskernels(list, A, x, y);
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [](const Candidate& c) { return c.name.rfind("kk:", 0) == 0 && c.name != "kk:default"; }),
+               list.end());
+    return list;
   }
   for (kspmv::Algorithm a : {kspmv::Algorithm::csr_scalar, kspmv::Algorithm::csr_vector}) {
     kspmv::SpmvOptions o;
@@ -474,6 +507,106 @@ std::vector<Candidate> transpose_candidates(const Matrix& A, const Vector& x, co
   return list;
 }
 
+// Several vectors: k columns of x and y in Layout, names prefixed "mv<k>L:" or "mv<k>R:".
+template <class Layout>
+using Multivector = Kokkos::View<double**, Layout, Device>;
+
+template <class Layout>
+Multivector<Layout> random_multivector(int64_t n, int64_t k) {
+  Multivector<Layout> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::X"), n, k);
+  Kokkos::parallel_for(
+      "bench::init_X", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const int j) {
+        for (int64_t v = 0; v < k; ++v) x(j, v) = 2.0 * unit(mix(0x5eed + uint64_t(j) * 64 + uint64_t(v))) - 1.0;
+      });
+  return x;
+}
+
+template <class Layout>
+Multivector<Layout> reference_multivector(const Matrix& A, const Multivector<Layout>& x) {
+  Multivector<Layout> y("bench::reference_mv", A.num_rows(), x.extent(1));
+  auto offsets = A.row_offsets;
+  auto indices = A.col_indices;
+  auto values = A.values;
+  const int64_t k = int64_t(x.extent(1));
+  Kokkos::parallel_for(
+      "bench::reference_mv", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()), KOKKOS_LAMBDA(const int i) {
+        for (int64_t v = 0; v < k; ++v) {
+          double s = 0;
+          for (int e = offsets(i); e < offsets(i + 1); ++e) s += values(e) * x(indices(e), v);
+          y(i, v) = s;
+        }
+      });
+  return y;
+}
+
+// kspmv's plain call; on GPUs the raw kernel over evenly split entries and, with `lane_sweep`,
+// at every lane count a row (not on rows of uneven length, where a few lanes would walk the
+// longest row for seconds); on hosts the Kokkos thread per row; and KokkosKernels' default
+// (cuSPARSE's SpMM on CUDA where it takes the layouts).
+template <class Layout>
+std::vector<Candidate> multivector_candidates(const std::string& prefix, const Matrix& A, const Multivector<Layout>& x,
+                                              const Multivector<Layout>& y, bool lane_sweep) {
+  std::vector<Candidate> list;
+  auto fresh = std::make_shared<Matrix>();
+  list.push_back({prefix + "kspmv:automatic",
+                  [=] {
+                    *fresh = Matrix(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, A.values);
+                    return first_call([=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); });
+                  },
+                  [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); }});
+  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
+    const auto entries = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_balanced}); };
+    list.push_back({prefix + "kspmv:raw_entries", [=] { return first_call(entries); }, entries});
+    const int64_t longest = kspmv::impl::longest_row(A, ExecSpace());
+    const int wave = kspmv::impl::warp_width<ExecSpace>();
+    const bool uneven = kspmv::impl::multivector_kernel(A.num_rows(), int64_t(A.nnz()), longest, wave,
+                                                        int64_t(ExecSpace().concurrency())) ==
+                        kspmv::impl::MultivectorKernel::entries;
+    for (int lanes = 1; lane_sweep && !uneven && lanes <= wave; lanes *= 2) {
+      kspmv::SpmvOptions o{kspmv::Algorithm::raw};
+      o.lanes_per_row = lanes;
+      const auto raw = [=] { kspmv::spmv(1.0, A, x, 0.0, y, o); };
+      list.push_back({prefix + "kspmv:raw_lanes" + std::to_string(lanes), [=] { return first_call(raw); }, raw});
+    }
+  } else {
+    const auto rows = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_scalar}); };
+    list.push_back({prefix + "kspmv:csr_scalar", [=] { return first_call(rows); }, rows});
+  }
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+  using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
+  const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
+#if defined(KSPMV_BENCH_SPMV_HANDLE)
+  using Handle = KokkosSparse::SPMVHandle<Device, KKMatrix, Multivector<Layout>, Multivector<Layout>>;
+  auto handle = std::make_shared<std::unique_ptr<Handle>>();
+  list.push_back({prefix + "kk:default",
+                  [=] {
+                    handle->reset();
+                    Kokkos::fence();
+                    const auto t0 = Clock::now();
+                    *handle = std::make_unique<Handle>(KokkosSparse::SPMV_DEFAULT);
+                    KokkosSparse::spmv(handle->get(), "N", 1.0, kk, x, 0.0, y);
+                    Kokkos::fence();
+                    return seconds_since(t0);
+                  },
+                  [=] { KokkosSparse::spmv(handle->get(), "N", 1.0, kk, x, 0.0, y); }});
+#else
+  const auto kk_default = [=] { KokkosSparse::spmv("N", 1.0, kk, x, 0.0, y); };
+  list.push_back({prefix + "kk:default", [=] { return first_call(kk_default); }, kk_default});
+#endif
+#endif
+  return list;
+}
+
+template <class Layout>
+std::vector<Row> bench_multivector(const std::string& group, const std::string& name, const Matrix& A, int64_t k,
+                                   int repeat) {
+  const std::string prefix = "mv" + std::to_string(k) + (std::is_same<Layout, Kokkos::LayoutLeft>::value ? "L:" : "R:");
+  const auto x = random_multivector<Layout>(A.num_cols(), k);
+  Multivector<Layout> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::Y"), A.num_rows(), k);
+  const std::vector<Candidate> list = multivector_candidates(prefix, A, x, y, k == 8);  // lanes swept at 8 vectors
+  return time_candidates(group, name, A, list, y, reference_multivector(A, x), repeat);
+}
+
 Vector random_x(int64_t n) {
   Vector x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::x"), n);
   Kokkos::parallel_for(
@@ -483,13 +616,15 @@ Vector random_x(int64_t n) {
 }
 
 // Each candidate's setups and result (against ref), then all of them timed in turns.
+template <class YView>
 std::vector<Row> time_candidates(const std::string& group, const std::string& name, const Matrix& A,
-                                 const std::vector<Candidate>& list, const Vector& y, const Vector& ref, int repeat) {
+                                 const std::vector<Candidate>& list, const YView& y, const YView& ref, int repeat) {
   std::vector<Row> rows;
   std::vector<std::function<void()>> timed;
   std::vector<size_t> timed_rows;
   for (const Candidate& c : list) {
     Row r{group, name, c.name, "ok", A.num_rows(), A.num_cols(), int64_t(A.nnz())};
+    if constexpr (YView::rank == 2) r.vectors = int64_t(y.extent(1));
     Kokkos::deep_copy(y, std::nan(""));  // every entry must be written
     // Setup: the median of fresh setups, each the one-time work and the first SpMV.
     std::vector<double> setups;
@@ -531,7 +666,7 @@ std::vector<Row> time_candidates(const std::string& group, const std::string& na
 }
 
 std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
-                              KernelSet set) {
+                              KernelSet set, const std::vector<int64_t>& vector_counts) {
   const Vector x = random_x(A.num_cols());
   Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
   std::vector<Row> rows;
@@ -546,12 +681,17 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
         time_candidates(group, name, A, transpose_candidates(A, xt, yt), yt, reference_transpose(A, xt), repeat);
     rows.insert(rows.end(), t.begin(), t.end());
   }
+  for (const int64_t k : vector_counts) {
+    for (const auto& r : bench_multivector<Kokkos::LayoutLeft>(group, name, A, k, repeat)) rows.push_back(r);
+    for (const auto& r : bench_multivector<Kokkos::LayoutRight>(group, name, A, k, repeat)) rows.push_back(r);
+  }
   return rows;
 }
 
-// Minimum bytes of y = A*x (beta == 0) in CSR with double values, int indices and offsets.
+// Minimum bytes of y = A*x (beta == 0) in CSR with double values, int indices and offsets; with
+// several vectors, A once and every vector's x and y.
 double csr_min_bytes(const Row& r) {
-  return double(r.nnz) * (8 + 4) + double(r.rows + 1) * 4 + double(r.cols) * 8 + double(r.rows) * 8;
+  return double(r.nnz) * (8 + 4) + double(r.rows + 1) * 4 + double(r.vectors) * (double(r.cols) * 8 + double(r.rows) * 8);
 }
 
 struct Options {
@@ -563,6 +703,7 @@ struct Options {
   std::string json, csv;
   std::string kernels = "all";
   int64_t replicate_to = 0;  // --mtx files without :K are replicated to at least this many entries
+  std::vector<int64_t> vectors;  // --vectors: counts of vectors of the rank-2 candidates
 };
 
 Options parse(int argc, char** argv) {
@@ -591,6 +732,13 @@ Options parse(int argc, char** argv) {
       o.repeat = std::max(1, std::stoi(value()));
     } else if (a == "--kernels") {
       o.kernels = value();
+    } else if (a == "--vectors") {
+      std::stringstream list(value());
+      for (std::string item; std::getline(list, item, ',');) {
+        const int64_t k = std::stoll(item);
+        if (k < 1) throw std::invalid_argument("--vectors takes counts >= 1");
+        o.vectors.push_back(k);
+      }
     } else if (a == "--replicate-to") {
       o.replicate_to = std::stoll(value());
     } else if (a == "--json") {
@@ -604,7 +752,9 @@ Options parse(int argc, char** argv) {
   if (o.suite != "large" && o.suite != "real" && o.suite != "all" && o.suite != "none") {
     throw std::invalid_argument("--suite must be large, real, all or none");
   }
-  if (o.kernels != "all" && o.kernels != "csr") throw std::invalid_argument("--kernels must be all or csr");
+  if (o.kernels != "all" && o.kernels != "csr" && o.kernels != "plain") {
+    throw std::invalid_argument("--kernels must be all, csr or plain");
+  }
   return o;
 }
 
@@ -632,7 +782,8 @@ int run(int argc, char** argv) {
     std::printf("  running %s (%d x %d, %lld nnz, %.2f GB CSR)\n", name.c_str(), A.num_rows(), A.num_cols(),
                 (long long)A.nnz(), (A.nnz() * 12.0 + A.num_rows() * 4.0) * 1e-9);
     std::fflush(stdout);
-    const auto r = bench_matrix(group, name, A, opt.repeat, opt.kernels == "csr" ? KernelSet::csr : KernelSet::all);
+    const KernelSet set = opt.kernels == "csr" ? KernelSet::csr : (opt.kernels == "plain" ? KernelSet::plain : KernelSet::all);
+    const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors);
     rows.insert(rows.end(), r.begin(), r.end());
   };
 
@@ -665,15 +816,20 @@ int run(int argc, char** argv) {
   }
 
   // Derived figures, per matrix against KokkosKernels' default.
+  // Mode T ("T:...") and several vectors ("mv8L:...") against KokkosKernels' default of the same kind.
+  const auto kind = [](const std::string& kernel) {
+    const bool prefixed = kernel.rfind("T:", 0) == 0 || kernel.rfind("mv", 0) == 0;
+    return prefixed ? kernel.substr(0, kernel.find(':') + 1) : std::string();
+  };
   std::map<std::string, double> kk_default;
   for (const Row& r : rows)
-    if (r.kernel == "kk:default" && r.status == "ok") kk_default[r.matrix] = r.seconds;
+    if (r.kernel == kind(r.kernel) + "kk:default" && r.status == "ok") kk_default[r.matrix + "|" + kind(r.kernel)] = r.seconds;
 
   std::printf("\n%-22s %-24s %10s %8s %8s %7s %7s %8s %9s %8s\n", "matrix", "kernel", "us/SpMV", "GFLOP/s",
               "GB/s", "%read", "%copy", "setup/x", "vs kk:def", "rel.err");
   std::ostringstream json, csv;
   csv << "group,matrix,rows,cols,nnz,kernel,status,seconds,gflops,gbs,frac_read_bw,frac_copy_bw,setup_seconds,"
-         "setup_over_spmv,speedup_vs_kk_default,max_rel_error\n";
+         "setup_over_spmv,speedup_vs_kk_default,max_rel_error,vectors\n";
   json << "{\n  \"backend\": \"" << ExecSpace::name() << "\",\n  \"kokkos_version\": " << KOKKOS_VERSION << ",\n";
 #if defined(KOKKOSKERNELS_VERSION)
   json << "  \"kokkoskernels_version\": " << KOKKOSKERNELS_VERSION << ",\n";
@@ -687,7 +843,7 @@ int run(int argc, char** argv) {
     const bool ok = r.status == "ok";
     const double gbs = ok ? csr_min_bytes(r) / r.seconds : 0;
     const double gflops = ok ? 2.0 * r.nnz / r.seconds * 1e-9 : 0;
-    const auto kk = kk_default.find(r.matrix);
+    const auto kk = kk_default.find(r.matrix + "|" + kind(r.kernel));
     const double speedup = ok && kk != kk_default.end() ? kk->second / r.seconds : 0;
     const double setup_ratio = ok ? r.setup_seconds / r.seconds : 0;
     if (r.matrix != last_matrix) std::printf("%s\n", std::string(120, '-').c_str());
@@ -706,14 +862,15 @@ int run(int argc, char** argv) {
     csv << '"' << r.group << "\",\"" << r.matrix << "\"," << r.rows << ',' << r.cols << ',' << r.nnz << ','
         << r.kernel << ',' << r.status << ',' << r.seconds << ',' << gflops << ',' << gbs * 1e-9 << ','
         << gbs / bw.read << ',' << gbs / bw.copy << ',' << r.setup_seconds << ',' << setup_ratio << ',' << speedup
-        << ',' << r.error << '\n';
+        << ',' << r.error << ',' << r.vectors << '\n';
     json << "    {\"group\": \"" << json_escape(r.group) << "\", \"matrix\": \"" << json_escape(r.matrix)
          << "\", \"rows\": " << r.rows << ", \"cols\": " << r.cols << ", \"nnz\": " << r.nnz << ", \"kernel\": \""
          << r.kernel << "\", \"status\": \"" << r.status << "\", \"seconds\": " << r.seconds
          << ", \"gflops\": " << gflops << ", \"gbs\": " << gbs * 1e-9 << ", \"frac_read_bw\": " << gbs / bw.read
          << ", \"frac_copy_bw\": " << gbs / bw.copy << ", \"setup_seconds\": " << r.setup_seconds
          << ", \"setup_over_spmv\": " << setup_ratio << ", \"speedup_vs_kk_default\": " << speedup
-         << ", \"max_rel_error\": " << (std::isfinite(r.error) ? r.error : 1e300) << ", \"note\": \""
+         << ", \"max_rel_error\": " << (std::isfinite(r.error) ? r.error : 1e300) << ", \"vectors\": " << r.vectors
+         << ", \"note\": \""
          << json_escape(r.note) << "\"}"
          << (i + 1 < rows.size() ? ",\n" : "\n");
   }

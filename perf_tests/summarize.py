@@ -95,8 +95,8 @@ def main():
         kk = next((r for r in rows if r["kernel"] == reference), None)
         if auto is None:
             continue
-        best_csr = min((r for r in rows if r["kernel"] in CSR_KERNELS and r["kernel"] != "kspmv:automatic"),
-                       key=lambda r: r["seconds"])
+        csr_rows = [r for r in rows if r["kernel"] in CSR_KERNELS and r["kernel"] != "kspmv:automatic"]
+        best_csr = min(csr_rows, key=lambda r: r["seconds"]) if csr_rows else auto  # --kernels plain: none
         speed = kk["seconds"] / auto["seconds"] if kk else float("nan")
         if kk:
             logs.append((math.log(speed), m))
@@ -143,6 +143,7 @@ def main():
         plan_model_ranking(ok, plan_rows, uses)
     bandwidth_counts(ok)
     mode_t(ok)
+    multivector(ok)
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
 
@@ -171,6 +172,54 @@ def mode_t(ok):
         print(f"\nMode T against KokkosKernels' default: geometric mean "
               f"{math.exp(sum(math.log(v) for v, _ in logs) / len(logs)):.2f}x over {len(logs)} matrices, "
               f"lowest {min(logs)[0]:.2f}x ({min(logs)[1]}).")
+
+
+def multivector(ok):
+    """Several vectors (rows named mv<k>L:... and mv<k>R:...): kspmv's plain call against
+    KokkosKernels' default with the same vectors, its time per vector against kspmv's rank-1 call,
+    and the fastest lane count of the raw kernel."""
+    kinds = []
+    for r in ok:
+        if r["kernel"].startswith("mv") and r["kernel"].endswith(":kspmv:automatic"):
+            kind = r["kernel"].split(":")[0]
+            if kind not in kinds:
+                kinds.append(kind)
+    if not kinds:
+        return
+    print("\n### Several vectors: Y = A*X, X and Y of k columns (L: LayoutLeft, R: LayoutRight)\n")
+    print("| matrix | k, layout | kspmv [us] | % copy bw | KK default [us] | kspmv vs KK default | "
+          "per vector / rank-1 kspmv | fastest raw lanes [us] |")
+    print("|---|---|---|---|---|---|---|---|")
+    by_kind = {}
+    for kind in kinds:
+        vectors = int(kind[2:-1])
+        for m in dict.fromkeys(r["matrix"] for r in ok if r["kernel"] == kind + ":kspmv:automatic"):
+            rows = [r for r in ok if r["matrix"] == m]
+            auto = next(r for r in rows if r["kernel"] == kind + ":kspmv:automatic")
+            kk = next((r for r in rows if r["kernel"] == kind + ":kk:default"), None)
+            single = next((r for r in rows if r["kernel"] == "kspmv:automatic"), None)
+            lanes = [r for r in rows if r["kernel"].startswith(kind + ":kspmv:raw_lanes")]
+            fastest = min(lanes, key=lambda r: r["seconds"]) if lanes else None
+            speed = kk["seconds"] / auto["seconds"] if kk else float("nan")
+            per_vector = auto["seconds"] / vectors / single["seconds"] if single else float("nan")
+            by_kind.setdefault(kind, []).append((speed, per_vector, m))
+            fastest_text = (f"{fastest['kernel'].split('raw_lanes')[1]}: {fastest['seconds'] * 1e6:.1f}" if fastest
+                            else "")
+            print(f"| {m} | {vectors}, {kind[-1]} | {auto['seconds'] * 1e6:.1f} | {100 * auto['frac_copy_bw']:.0f}% | "
+                  f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x | {per_vector:.2f} | {fastest_text} |")
+    print()
+    for kind, values in by_kind.items():
+        speeds = [(v, m) for v, _, m in values if v == v]
+        per = [(p, m) for _, p, m in values if p == p]
+        text = f"- {kind}: "
+        if speeds:
+            text += (f"against KokkosKernels' default geometric mean "
+                     f"{math.exp(sum(math.log(v) for v, _ in speeds) / len(speeds)):.2f}x, lowest {min(speeds)[0]:.2f}x "
+                     f"({min(speeds)[1]}), {sum(1 for v, _ in speeds if v < 1.0)} of {len(speeds)} below 1.0x")
+        if per:
+            text += (f"; time per vector / rank-1 call at most {max(per)[0]:.2f} ({max(per)[1]}), "
+                     f"{sum(1 for p, _ in per if p > 0.5)} of {len(per)} above 0.5")
+        print(text)
 
 
 def bandwidth_counts(ok):
