@@ -20,8 +20,8 @@
 namespace kspmv {
 namespace {
 
-enum class Field { real, integer, pattern };
-enum class Symmetry { general, symmetric, skew_symmetric };
+enum class Field { real, integer, pattern, complex };
+enum class Symmetry { general, symmetric, skew_symmetric, hermitian };
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -54,7 +54,7 @@ class Parser {
  private:
   struct Entry {
     int64_t row, col;
-    double value;
+    double value, imaginary;
   };
 
   std::istream& m_in;
@@ -126,7 +126,7 @@ class Parser {
     } else if (field == "pattern") {
       m_field = Field::pattern;
     } else if (field == "complex") {
-      fail("unsupported field 'complex': kspmv reads real, integer and pattern matrices");
+      m_field = Field::complex;
     } else {
       fail("malformed header: unknown field '" + tokens[3] + "'");
     }
@@ -137,7 +137,8 @@ class Parser {
     } else if (symmetry == "skew-symmetric") {
       m_symmetry = Symmetry::skew_symmetric;
     } else if (symmetry == "hermitian") {
-      fail("unsupported symmetry 'hermitian': kspmv reads general, symmetric and skew-symmetric matrices");
+      if (m_field != Field::complex) fail("symmetry 'hermitian' needs field 'complex', not '" + tokens[3] + "'");
+      m_symmetry = Symmetry::hermitian;
     } else {
       fail("malformed header: unknown symmetry '" + tokens[4] + "'");
     }
@@ -152,7 +153,7 @@ class Parser {
     m_declared = parse_integer(tokens[2], "entry count");
     if (m_rows < 0 || m_cols < 0 || m_declared < 0) fail("negative size in '" + m_line + "'");
     if (m_symmetry != Symmetry::general && m_rows != m_cols) {
-      fail("a symmetric or skew-symmetric matrix must be square, but the size is " + std::to_string(m_rows) + " x " +
+      fail("a symmetric, skew-symmetric or hermitian matrix must be square, but the size is " + std::to_string(m_rows) + " x " +
            std::to_string(m_cols));
     }
     if (static_cast<long double>(m_declared) > static_cast<long double>(m_rows) * static_cast<long double>(m_cols)) {
@@ -161,7 +162,7 @@ class Parser {
   }
 
   void parse_entries() {
-    const size_t expected_tokens = m_field == Field::pattern ? 2 : 3;
+    const size_t expected_tokens = m_field == Field::pattern ? 2 : m_field == Field::complex ? 4 : 3;
     // Do not trust a huge declared count with the allocation before the entries are seen.
     m_entries.reserve(static_cast<size_t>(std::min<int64_t>(m_declared, int64_t(1) << 24)));
     for (int64_t e = 0; e < m_declared; ++e) {
@@ -173,8 +174,8 @@ class Parser {
       const auto tokens = split(m_line);
       if (tokens.size() != expected_tokens) {
         fail("expected " + std::to_string(expected_tokens) + " fields ('row column" +
-             (expected_tokens == 3 ? " value" : "") + "'), got " + std::to_string(tokens.size()) + ": '" + m_line +
-             "'");
+             (expected_tokens == 4 ? " real imaginary" : expected_tokens == 3 ? " value" : "") + "'), got " +
+             std::to_string(tokens.size()) + ": '" + m_line + "'");
       }
       const int64_t row = parse_integer(tokens[0], "row index");
       const int64_t col = parse_integer(tokens[1], "column index");
@@ -184,8 +185,9 @@ class Parser {
       if (col < 1 || col > m_cols) {
         fail("column index " + tokens[1] + " out of range [1, " + std::to_string(m_cols) + "]");
       }
-      double value = 1.0;
-      if (m_field == Field::real) value = parse_real(tokens[2]);
+      double value = 1.0, imaginary = 0.0;
+      if (m_field == Field::real || m_field == Field::complex) value = parse_real(tokens[2]);
+      if (m_field == Field::complex) imaginary = parse_real(tokens[3]);
       if (m_field == Field::integer) value = static_cast<double>(parse_integer(tokens[2], "value"));
       if (m_symmetry != Symmetry::general && col > row) {
         fail("entry (" + tokens[0] + ", " + tokens[1] +
@@ -194,9 +196,17 @@ class Parser {
       if (m_symmetry == Symmetry::skew_symmetric && col == row) {
         fail("diagonal entry (" + tokens[0] + ", " + tokens[1] + ") in a skew-symmetric matrix");
       }
-      m_entries.push_back({row - 1, col - 1, value});
-      if (m_symmetry == Symmetry::symmetric && row != col) m_entries.push_back({col - 1, row - 1, value});
-      if (m_symmetry == Symmetry::skew_symmetric) m_entries.push_back({col - 1, row - 1, -value});
+      if (m_symmetry == Symmetry::hermitian && col == row && imaginary != 0.0) {
+        fail("diagonal entry (" + tokens[0] + ", " + tokens[1] + ") of a hermitian matrix has imaginary part " +
+             tokens[3] + " (it must be real)");
+      }
+      m_entries.push_back({row - 1, col - 1, value, imaginary});
+      if (row != col) {
+        // The mirrored entry: a_ji = a_ij (symmetric), -a_ij (skew-symmetric), conj(a_ij) (hermitian).
+        if (m_symmetry == Symmetry::symmetric) m_entries.push_back({col - 1, row - 1, value, imaginary});
+        if (m_symmetry == Symmetry::skew_symmetric) m_entries.push_back({col - 1, row - 1, -value, -imaginary});
+        if (m_symmetry == Symmetry::hermitian) m_entries.push_back({col - 1, row - 1, value, -imaginary});
+      }
     }
     if (next_data_line()) {
       fail("more entries than the " + std::to_string(m_declared) + " declared in the size line");
@@ -212,14 +222,19 @@ class Parser {
     h.row_offsets.assign(static_cast<size_t>(m_rows) + 1, 0);
     h.col_indices.reserve(m_entries.size());
     h.values.reserve(m_entries.size());
+    const bool complex = m_field == Field::complex;
+    h.complex_field = complex;
+    if (complex) h.imaginary.reserve(m_entries.size());
     for (size_t k = 0; k < m_entries.size(); ++k) {
       const Entry& e = m_entries[k];
       if (k > 0 && e.row == m_entries[k - 1].row && e.col == m_entries[k - 1].col) {
         h.values.back() += e.value;  // duplicates are summed, as the format's users expect
+        if (complex) h.imaginary.back() += e.imaginary;
         continue;
       }
       h.col_indices.push_back(e.col);
       h.values.push_back(e.value);
+      if (complex) h.imaginary.push_back(e.imaginary);
       ++h.row_offsets[static_cast<size_t>(e.row) + 1];
     }
     for (size_t i = 0; i < static_cast<size_t>(m_rows); ++i) h.row_offsets[i + 1] += h.row_offsets[i];
@@ -238,14 +253,20 @@ HostCsr read_matrix_market(const std::string& path) {
 }
 
 void write_matrix_market(std::ostream& out, const HostCsr& m) {
-  out << "%%MatrixMarket matrix coordinate real general\n";
+  const bool complex = m.is_complex();
+  if (complex && m.imaginary.size() != m.values.size()) {
+    throw std::invalid_argument("kspmv::write_matrix_market: a complex HostCsr has " + std::to_string(m.values.size()) +
+                                " values but " + std::to_string(m.imaginary.size()) + " imaginary parts");
+  }
+  out << "%%MatrixMarket matrix coordinate " << (complex ? "complex" : "real") << " general\n";
   out << "% written by kspmv\n";
   out << m.num_rows << ' ' << m.num_cols << ' ' << m.col_indices.size() << '\n';
   out << std::setprecision(17);
   for (int64_t i = 0; i < m.num_rows; ++i) {
     for (int64_t k = m.row_offsets[static_cast<size_t>(i)]; k < m.row_offsets[static_cast<size_t>(i) + 1]; ++k) {
-      out << i + 1 << ' ' << m.col_indices[static_cast<size_t>(k)] + 1 << ' ' << m.values[static_cast<size_t>(k)]
-          << '\n';
+      out << i + 1 << ' ' << m.col_indices[static_cast<size_t>(k)] + 1 << ' ' << m.values[static_cast<size_t>(k)];
+      if (complex) out << ' ' << m.imaginary[static_cast<size_t>(k)];
+      out << '\n';
     }
   }
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -69,12 +70,15 @@ inline kspmv::HostCsr transpose_host(const kspmv::HostCsr& A) {
   for (size_t j = 0; j < size_t(A.num_cols); ++j) T.row_offsets[j + 1] += T.row_offsets[j];
   T.col_indices.resize(A.col_indices.size());
   T.values.resize(A.values.size());
+  T.imaginary.resize(A.imaginary.size());
+  T.complex_field = A.complex_field;
   std::vector<int64_t> next(T.row_offsets.begin(), T.row_offsets.end() - 1);
   for (int64_t i = 0; i < A.num_rows; ++i) {
     for (int64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k) {
       const int64_t at = next[size_t(A.col_indices[k])]++;
       T.col_indices[size_t(at)] = i;
       T.values[size_t(at)] = A.values[k];
+      if (!A.imaginary.empty()) T.imaginary[size_t(at)] = A.imaginary[k];
     }
   }
   return T;
@@ -99,6 +103,89 @@ template <class Scalar>
   }
   if (bad == 0) return ::testing::AssertionSuccess();
   return failure << "\n  " << bad << " of " << y.size() << " entries wrong";
+}
+
+// Complex scalars: the reference of y = alpha*op(A)*x + beta*y0 in std::complex<double> for the
+// modes "N", "T", "C" and "H", and the same bound with |.| the complex modulus and the epsilon of
+// the real type of the parts (a complex product adds a few roundings: the slack covers them).
+using Complex = std::complex<double>;
+
+struct ComplexReference {
+  std::vector<Complex> y;
+  std::vector<double> magnitude;
+  std::vector<int64_t> row_length;
+};
+
+inline ComplexReference reference_spmv_complex(Complex alpha, const kspmv::HostCsr& A0, char mode,
+                                               const std::vector<Complex>& x, Complex beta,
+                                               const std::vector<Complex>& y0) {
+  const bool transposed = mode == 'T' || mode == 'H', conjugated = mode == 'C' || mode == 'H';
+  const kspmv::HostCsr A = transposed ? transpose_host(A0) : A0;
+  ComplexReference r;
+  r.y.resize(A.num_rows);
+  r.magnitude.resize(A.num_rows);
+  r.row_length.resize(A.num_rows);
+  for (int64_t i = 0; i < A.num_rows; ++i) {
+    Complex sum = 0;
+    double mag = 0;
+    for (int64_t k = A.row_offsets[i]; k < A.row_offsets[i + 1]; ++k) {
+      Complex a(A.values[k], A.imaginary.empty() ? 0.0 : A.imaginary[k]);
+      if (conjugated) a = std::conj(a);
+      sum += a * x[A.col_indices[k]];
+      mag += std::abs(a) * std::abs(x[A.col_indices[k]]);
+    }
+    const Complex scaled_y = beta == 0.0 ? Complex(0) : beta * y0[i];
+    r.y[i] = alpha * sum + scaled_y;
+    r.magnitude[i] = std::abs(alpha) * mag + std::abs(scaled_y);
+    r.row_length[i] = A.row_offsets[i + 1] - A.row_offsets[i];
+  }
+  return r;
+}
+
+template <class Real>
+::testing::AssertionResult matches_complex_reference(const std::vector<Kokkos::complex<Real>>& y,
+                                                     const ComplexReference& r) {
+  if (y.size() != r.y.size()) return ::testing::AssertionFailure() << "size " << y.size() << " vs " << r.y.size();
+  const double eps = std::numeric_limits<Real>::epsilon();
+  int bad = 0;
+  ::testing::AssertionResult failure = ::testing::AssertionFailure();
+  for (size_t i = 0; i < y.size(); ++i) {
+    const Complex got(double(y[i].real()), double(y[i].imag()));
+    const double tolerance = 2.0 * (double(r.row_length[i]) + 4.0) * eps * r.magnitude[i] + std::numeric_limits<Real>::min();
+    const double err = std::abs(got - r.y[i]);
+    if (!std::isfinite(got.real()) || !std::isfinite(got.imag()) || !(err <= tolerance)) {
+      if (bad < 5) failure << "\n  y[" << i << "] = " << got << ", expected " << r.y[i] << " (tolerance " << tolerance << ")";
+      ++bad;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return failure << "\n  " << bad << " of " << y.size() << " entries wrong";
+}
+
+inline std::vector<Complex> random_complex_vector(size_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Complex> v(n);
+  for (auto& e : v) e = Complex(u(rng), u(rng));
+  return v;
+}
+
+// A with random imaginary parts in [-1, 1] added to its values.
+inline kspmv::HostCsr with_random_imaginary_parts(kspmv::HostCsr A, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  A.complex_field = true;
+  A.imaginary.resize(A.values.size());
+  for (auto& e : A.imaginary) e = u(rng);
+  return A;
+}
+
+template <class Scalar, class Device>
+Kokkos::View<Scalar*, Device> to_device_complex_vector(const std::vector<Complex>& v, const std::string& label) {
+  using Real = typename Scalar::value_type;
+  Kokkos::View<Scalar*, Device> d(label, v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (size_t i = 0; i < v.size(); ++i) h(i) = Scalar(Real(v[i].real()), Real(v[i].imag()));
+  Kokkos::deep_copy(d, h);
+  return d;
 }
 
 template <class Scalar, class Device>

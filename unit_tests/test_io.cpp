@@ -120,16 +120,51 @@ TEST(MatrixMarket, EmptyMatrices) {
 }
 
 TEST(MatrixMarket, UnsupportedKindsAreRejectedWithLine) {
-  expect_error("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 1, "unsupported field 'complex'");
   expect_error("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1, "unsupported format 'array'");
-  expect_error("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1, "unsupported symmetry");
+  expect_error("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", 1,
+               "symmetry 'hermitian' needs field 'complex', not 'real'");
   expect_error("%%MatrixMarket vector coordinate real general\n", 1, "unsupported object 'vector'");
-  try {
-    kspmv::read_matrix_market(data_dir() + "/young1c.mtx");
-    ADD_FAILURE() << "complex file accepted";
-  } catch (const kspmv::MatrixMarketError& e) {
-    EXPECT_NE(std::string(e.what()).find("young1c.mtx:1: unsupported field 'complex'"), std::string::npos) << e.what();
-  }
+}
+
+// Complex files: general, symmetric (a_ji = a_ij), skew-symmetric (-a_ij) and hermitian
+// (conj(a_ij), real diagonal), duplicates summed in both parts.
+TEST(MatrixMarket, ComplexFilesKeepImaginaryParts) {
+  const auto g = read_string("%%MatrixMarket matrix coordinate complex general\n2 3 3\n2 3 1.5 -2\n1 1 1 2\n2 3 0.5 1\n");
+  EXPECT_TRUE(g.is_complex());
+  EXPECT_EQ(g.row_offsets, (std::vector<int64_t>{0, 1, 2}));
+  EXPECT_EQ(g.col_indices, (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(g.values, (std::vector<double>{1, 2}));
+  EXPECT_EQ(g.imaginary, (std::vector<double>{2, -1}));
+  const std::string lower = "3 3 3\n1 1 4 0\n2 1 1 2\n3 2 -1 0.5\n";
+  const auto h = read_string("%%MatrixMarket matrix coordinate complex hermitian\n" + lower);
+  EXPECT_EQ(h.row_offsets, (std::vector<int64_t>{0, 2, 4, 5}));
+  EXPECT_EQ(h.col_indices, (std::vector<int64_t>{0, 1, 0, 2, 1}));
+  EXPECT_EQ(h.values, (std::vector<double>{4, 1, 1, -1, -1}));
+  EXPECT_EQ(h.imaginary, (std::vector<double>{0, -2, 2, -0.5, 0.5}));
+  const auto sym = read_string("%%MatrixMarket matrix coordinate complex symmetric\n" + lower);
+  EXPECT_EQ(sym.imaginary, (std::vector<double>{0, 2, 2, 0.5, 0.5}));
+  const auto skew = read_string("%%MatrixMarket matrix coordinate complex skew-symmetric\n3 3 1\n2 1 1 2\n");
+  EXPECT_EQ(skew.values, (std::vector<double>{-1, 1}));
+  EXPECT_EQ(skew.imaginary, (std::vector<double>{-2, 2}));
+  const auto real = read_string(general + "1 1 1\n1 1 3\n");
+  EXPECT_FALSE(real.is_complex());
+  EXPECT_TRUE(real.imaginary.empty());
+  const auto empty = read_string("%%MatrixMarket matrix coordinate complex general\n2 2 0\n");
+  EXPECT_TRUE(empty.is_complex());
+  const auto young = kspmv::read_matrix_market(data_dir() + "/young1c.mtx");
+  EXPECT_EQ(young.num_rows, 841);
+  EXPECT_EQ(young.imaginary.size(), young.values.size());
+  EXPECT_EQ(young.values.size(), 4089u);
+}
+
+TEST(MatrixMarket, BadComplexEntries) {
+  const std::string header = "%%MatrixMarket matrix coordinate complex general\n";
+  expect_error(header + "2 2 1\n1 1 3\n", 3, "expected 4 fields ('row column real imaginary'), got 3");
+  expect_error(header + "2 2 1\n1 1 3 x\n", 3, "value 'x' is not a number");
+  expect_error("%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n2 2 1 1\n", 3,
+               "diagonal entry (2, 2) of a hermitian matrix has imaginary part 1 (it must be real)");
+  expect_error("%%MatrixMarket matrix coordinate complex hermitian\n2 2 1\n1 2 1 1\n", 3, "above the diagonal");
+  expect_error("%%MatrixMarket matrix coordinate complex hermitian\n2 3 1\n1 1 1 0\n", 2, "must be square");
 }
 
 TEST(MatrixMarket, MalformedHeaderAndSizeLine) {
@@ -189,6 +224,18 @@ TEST(MatrixMarket, WriteThenReadIsExact) {
   EXPECT_EQ(B.row_offsets, A.row_offsets);
   EXPECT_EQ(B.col_indices, A.col_indices);
   EXPECT_EQ(B.values, A.values);
+  // Complex: both parts come back, the header says complex.
+  A.imaginary.assign(A.values.size(), 0.0);
+  for (size_t k = 0; k < A.imaginary.size(); ++k) A.imaginary[k] = 1.0 / double(k + 3);
+  std::stringstream complex_text;
+  kspmv::write_matrix_market(complex_text, A);
+  EXPECT_EQ(complex_text.str().rfind("%%MatrixMarket matrix coordinate complex general\n", 0), 0u);
+  const kspmv::HostCsr C = kspmv::read_matrix_market(complex_text, "complex roundtrip");
+  EXPECT_EQ(C.values, A.values);
+  EXPECT_EQ(C.imaginary, A.imaginary);
+  A.imaginary.pop_back();
+  std::stringstream bad;
+  EXPECT_THROW(kspmv::write_matrix_market(bad, A), std::invalid_argument);
 }
 
 template <class ExecSpace>
@@ -237,6 +284,33 @@ TYPED_TEST(MatrixMarketDevice, InconsistentHostArraysAreRejected) {
   kspmv::HostCsr no_values = h;
   no_values.values.pop_back();
   rejects(no_values, "fewer values than indices");
+  kspmv::HostCsr short_imaginary = h;
+  short_imaginary.imaginary = {1.0};
+  rejects(short_imaginary, "fewer imaginary parts than values");
+}
+
+// A complex file goes to a complex Scalar with both parts; a real Scalar refuses it by name.
+TYPED_TEST(MatrixMarketDevice, ComplexMatricesNeedAComplexScalar) {
+  using Device = DeviceOf<TypeParam>;
+  const std::string path = data_dir() + "/young1c.mtx";
+  const kspmv::HostCsr h = kspmv::read_matrix_market(path);
+  const auto A = kspmv::read_csr<Kokkos::complex<double>, int, int, Device>(path);
+  EXPECT_NO_THROW(A.validate());
+  const kspmv::HostCsr back = kspmv::to_host(A);
+  EXPECT_TRUE(back.is_complex());
+  EXPECT_EQ(back.values, h.values);
+  EXPECT_EQ(back.imaginary, h.imaginary);
+  try {
+    (void)kspmv::read_csr<double, int, int, Device>(path);
+    ADD_FAILURE() << "complex file read into double";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the matrix is complex"), std::string::npos) << e.what();
+  }
+  // A real matrix into a complex Scalar: imaginary parts 0.
+  const auto R = kspmv::read_csr<Kokkos::complex<float>, int, int, Device>(data_dir() + "/golden_5x5.mtx");
+  const kspmv::HostCsr r = kspmv::to_host(R);
+  EXPECT_EQ(r.values, kspmv::read_matrix_market(data_dir() + "/golden_5x5.mtx").values);
+  EXPECT_EQ(r.imaginary, std::vector<double>(r.values.size(), 0.0));
 }
 
 TYPED_TEST(MatrixMarketDevice, IndexTypeOverflowIsReported) {

@@ -15,6 +15,7 @@
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/blocked_ell.hpp"
+#include "impl/conjugate.hpp"
 #include "impl/coo.hpp"
 #include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
@@ -45,15 +46,17 @@ struct non_deduced {
   using type = T;
 };
 
-/// op(A) in y = alpha*op(A)*x + beta*y: A, or its transpose (modes "T" and "H"; for the real
-/// scalars kspmv takes, "C" and "H" are "N" and "T").
-enum class Operation { none, transpose };
+/// op(A) in y = alpha*op(A)*x + beta*y: A ("N"), A^T ("T"), conj(A) ("C") or A^H ("H"). For
+/// real scalars "C" is "N" and "H" is "T".
+enum class Operation { none, transpose, conjugate, conjugate_transpose };
 
 inline Operation parse_mode(const char* mode) {
   if (mode != nullptr && mode[0] != '\0' && mode[1] == '\0') {
     switch (mode[0]) {
-      case 'N': case 'n': case 'C': case 'c': return Operation::none;
-      case 'T': case 't': case 'H': case 'h': return Operation::transpose;
+      case 'N': case 'n': return Operation::none;
+      case 'T': case 't': return Operation::transpose;
+      case 'C': case 'c': return Operation::conjugate;
+      case 'H': case 'h': return Operation::conjugate_transpose;
       default: break;
     }
   }
@@ -67,7 +70,7 @@ void check_dimensions(const Matrix& A, const XView& x, const YView& y, Operation
   const auto n = static_cast<long long>(A.num_cols());
   const auto nx = static_cast<long long>(x.extent(0));
   const auto ny = static_cast<long long>(y.extent(0));
-  const bool t = op == Operation::transpose;
+  const bool t = op == Operation::transpose || op == Operation::conjugate_transpose;
   if (nx != (t ? m : n) || ny != (t ? n : m)) {
     std::ostringstream s;
     const char* unit = XView::rank == 2 ? " rows" : " entries";  // rank 2: several vectors
@@ -542,9 +545,13 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
                 "kspmv::spmv: y's memory space is not accessible from the execution space");
 
+  if constexpr (!is_complex<Scalar>::value) {  // conj(A) = A
+    if (op == Operation::conjugate) op = Operation::none;
+    if (op == Operation::conjugate_transpose) op = Operation::transpose;
+  }
   check_dimensions(A, x, y, op);
   check_options(options);
-  const bool t = op == Operation::transpose;
+  const bool t = op == Operation::transpose || op == Operation::conjugate_transpose;
   if constexpr (XView::rank == 2) {
     if (x.extent(1) != y.extent(1)) {
       throw std::invalid_argument("kspmv::spmv: x has " + std::to_string(x.extent(1)) + " vectors (columns), y has " +
@@ -556,6 +563,16 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
   if (alpha == Scalar(0) || A.nnz() == 0 || (t ? A.num_rows() : A.num_cols()) == 0) {
     scale_y(space, beta, y);
     return;
+  }
+  if constexpr (is_complex<Scalar>::value) {
+    if (op == Operation::conjugate || op == Operation::conjugate_transpose) {  // see impl/conjugate.hpp
+      const auto x_conjugate = conjugate_copy(space, x);
+      if (beta != Scalar(0)) conjugate_in_place(space, y);  // beta == 0: y is overwritten unread
+      spmv_checked(space, t ? Operation::transpose : Operation::none, Kokkos::conj(alpha), A, x_conjugate,
+                   Kokkos::conj(beta), y, options);
+      conjugate_in_place(space, y);
+      return;
+    }
   }
   // x is gathered: read it through the read-only (texture / __ldg) path where the backend has one.
   using XRandomAccess = Kokkos::View<typename XView::const_data_type, typename XView::array_layout,

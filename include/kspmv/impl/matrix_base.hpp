@@ -15,10 +15,28 @@
 namespace kspmv {
 namespace impl {
 
+// Kokkos::complex<float> and Kokkos::complex<double>; real_type is the type of their parts (the
+// type itself for real scalars).
+template <class T>
+struct is_complex : std::false_type {
+  using real_type = T;
+};
+template <class T>
+struct is_complex<Kokkos::complex<T>> : std::true_type {
+  using real_type = T;
+};
+
+// The scalars kspmv computes in: float, double and their Kokkos::complex.
+template <class T>
+constexpr bool is_supported_scalar() {
+  return std::is_floating_point<typename is_complex<T>::real_type>::value;
+}
+
 // The type parameters every kspmv matrix accepts.
 template <class Scalar, class Ordinal, class Offset>
 struct CheckMatrixTypes {
-  static_assert(std::is_floating_point<Scalar>::value, "kspmv: Scalar must be float or double");
+  static_assert(is_supported_scalar<Scalar>(),
+                "kspmv: Scalar must be float, double, Kokkos::complex<float> or Kokkos::complex<double>");
   static_assert(std::is_integral<Ordinal>::value && std::is_signed<Ordinal>::value,
                 "kspmv: Ordinal must be a signed integer type");
   static_assert(std::is_integral<Offset>::value, "kspmv: Offset must be an integer type");
