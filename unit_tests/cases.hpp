@@ -155,19 +155,24 @@ void expect_same_bits_every_run(const Matrix& A, const kspmv::HostCsr& h, std::m
   }
 }
 
-// check_spmv with a mode: "T" and "H" against the reference of A^T.
-template <class ExecSpace, class Scalar, class Ordinal, class Offset, template <class, class, class, class> class Format>
+// check_spmv with a mode: "T" and "H" against the reference of A^T. Vector, the type of x and y:
+// Scalar, or double with float values (mixed precision), checked against the reference of A's
+// values as float holds them with double's bound, so a sum kept in float anywhere fails.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, template <class, class, class, class> class Format,
+          class Vector = Scalar>
 ::testing::AssertionResult check_spmv_mode(const kspmv::HostCsr& host, const char* mode, double alpha,
                                            const std::vector<double>& x, double beta, const std::vector<double>& y0,
                                            const kspmv::SpmvOptions& options = {}) {
   using Device = DeviceOf<ExecSpace>;
   const auto A = kspmv::convert<Format>(kspmv::to_device<Scalar, Ordinal, Offset, Device>(host));
-  auto xd = to_device_vector<Scalar, Device>(x, "x");
-  auto yd = to_device_vector<Scalar, Device>(y0, "y");
+  auto xd = to_device_vector<Vector, Device>(x, "x");
+  auto yd = to_device_vector<Vector, Device>(y0, "y");
   kspmv::spmv(ExecSpace(), mode, alpha, A, xd, beta, yd, options);
   ExecSpace().fence();
   const bool t = mode[0] == 'T' || mode[0] == 't' || mode[0] == 'H' || mode[0] == 'h';
-  const Reference ref = reference_spmv(alpha, t ? transpose_host(host) : host, x, beta, y0);
+  kspmv::HostCsr held = host;
+  for (double& v : held.values) v = double(Scalar(v));
+  const Reference ref = reference_spmv(alpha, t ? transpose_host(held) : held, x, beta, y0);
   return matches_reference(to_std_vector(yd), ref) << "\n  mode " << mode << ", alpha " << alpha << ", beta " << beta
                                                    << ", A " << host.num_rows << " x " << host.num_cols;
 }

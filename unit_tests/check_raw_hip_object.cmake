@@ -2,7 +2,8 @@
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
 # vectors a pass, csr_balanced_kernel<64, BlockSize, BetaIsZero,
-# SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns) with its
+# SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
+# with double vectors on CSR's: mixed precision) with its
 # csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
 # int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair.
@@ -51,17 +52,23 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   endforeach()
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
-  # The balanced kernel's last parameter is its column source: CSR's columns (CsrColumns<O>,
-  # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE).
+  # The balanced kernel's last two parameters are its column source, CSR's columns (CsrColumns<O>,
+  # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE),
+  # and the values' type: the scalar's, and on CSR with double also float (mixed precision).
   string(SUBSTRING "${types}" 0 3 scalar_and_indices)
+  string(SUBSTRING "${types}" 0 1 scalar)
   string(SUBSTRING "${types}" 1 1 ordinal)
   foreach(beta_is_zero 0 1)
     expect_symbol("csr_balanced_carry_kernelILi64ELb${beta_is_zero}E${types}")
     foreach(block_size 256 512)
       foreach(single_pass 0 1)
+        set(kernel "csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${scalar_and_indices}")
         foreach(columns 10CsrColumns 12Csr16Columns)
-          expect_symbol("csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${scalar_and_indices}NS1_${columns}I${ordinal}EEEE")
+          expect_symbol("${kernel}NS1_${columns}I${ordinal}EE${scalar}EE")
         endforeach()
+        if(scalar STREQUAL "d")
+          expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EEfEE")
+        endif()
       endforeach()
     endforeach()
   endforeach()

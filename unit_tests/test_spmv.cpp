@@ -606,6 +606,97 @@ TYPED_TEST(Spmv, ComplexMultivector) {
   }
 }
 
+// ---- mixed precision: float values, double x and y ------------------------------------------
+
+// Mixed precision: A's values in float (Format, int indices), x and y in double.
+template <class ExecSpace, template <class, class, class, class> class Format = kspmv::CsrMatrix>
+::testing::AssertionResult check_mixed(const kspmv::HostCsr& host, const char* mode, double alpha,
+                                       const std::vector<double>& x, double beta, const std::vector<double>& y0,
+                                       const kspmv::SpmvOptions& options = {}) {
+  return check_spmv_mode<ExecSpace, float, int, int, Format, double>(host, mode, alpha, x, beta, y0, options);
+}
+
+// Every random case on CSR (every algorithm), load-balanced CSR, 16-bit offsets, COO (both
+// algorithms) and HYB in mode N, CSR and COO in mode T, and a real matrix.
+TYPED_TEST(Spmv, MixedPrecisionEveryCaseAndFormat) {
+  for (const char* mode : {"N", "T"}) {
+    for_each_random_case(mode[0] == 'T', [mode](const kspmv::HostCsr& A, const auto& x, const auto& y0, const RandomCase& c) {
+      for (const kspmv::Algorithm a : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar,
+                                       kspmv::Algorithm::csr_vector, kspmv::Algorithm::csr_balanced}) {
+        EXPECT_TRUE((check_mixed<TypeParam>(A, mode, c.alpha, x, c.beta, y0, {a})));
+      }
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::BalancedCsrMatrix>(A, mode, c.alpha, x, c.beta, y0)));
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::CooMatrix>(A, mode, c.alpha, x, c.beta, y0)));
+      if (mode[0] == 'T') return;
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::CooMatrix>(A, mode, c.alpha, x, c.beta, y0,
+                                                            {kspmv::Algorithm::coo_deterministic})));
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::HybMatrix>(A, mode, c.alpha, x, c.beta, y0)));
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::Csr16Matrix>(A, mode, c.alpha, x, c.beta, y0)));
+    });
+  }
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr arrow = kspmv::read_matrix_market(data_dir() + "/arrow.mtx");  // a full row and column
+  const auto x = random_vector(size_t(arrow.num_cols), rng), y0 = random_vector(size_t(arrow.num_rows), rng);
+  EXPECT_TRUE((check_mixed<TypeParam>(arrow, "N", 1.5, x, -0.5, y0)));
+  EXPECT_TRUE((check_mixed<TypeParam, kspmv::BalancedCsrMatrix>(arrow, "N", 1.5, x, -0.5, y0)));
+}
+
+// The formats with a structure of their own on the golden matrix, several vectors, complex
+// parts, and the raw kernels' refusal (they take x and y of the matrix's own type).
+TYPED_TEST(Spmv, MixedPrecisionOtherShapes) {
+  using Device = typename TestFixture::Device;
+  const std::vector<double> x = {1, 2, 3, 4, 5}, y0 = {1, 1, 1, 1, 1};
+  EXPECT_TRUE((check_mixed<TypeParam, kspmv::EllMatrix>(golden_5x5(), "N", 2.0, x, -1.0, y0)));
+  EXPECT_TRUE((check_mixed<TypeParam, kspmv::BlockedEllMatrix>(golden_5x5(), "N", 2.0, x, -1.0, y0)));
+  EXPECT_TRUE((check_mixed<TypeParam, kspmv::DiaMatrix>(golden_5x5(), "N", 2.0, x, -1.0, y0)));
+  // Several vectors: 2*A*X - 1 with X = (x, 2x).
+  const auto A = kspmv::to_device<float, int, int, Device>(golden_5x5());
+  Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", 5, 2), Y("Y", 5, 2);
+  auto Xh = Kokkos::create_mirror_view(X);
+  for (int i = 0; i < 5; ++i) {
+    Xh(i, 0) = x[i];
+    Xh(i, 1) = 2 * x[i];
+  }
+  Kokkos::deep_copy(X, Xh);
+  Kokkos::deep_copy(Y, 1.0);
+  kspmv::spmv(TypeParam(), 2.0, A, X, -1.0, Y);
+  auto Yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Y);
+  const double expected[5] = {23, 7, 13, 27, 23};  // 2*A*(1..5) - 1
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(Yh(i, 0), expected[i]);
+    EXPECT_EQ(Yh(i, 1), 2 * expected[i] + 1);
+  }
+  // complex<float> values with complex<double> vectors.
+  using Zf = Kokkos::complex<float>;
+  using Zd = Kokkos::complex<double>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h = with_random_imaginary_parts(random_csr({200, 150, 30, 0.1, 400}, rng), rng);
+  for (double& v : h.values) v = double(float(v));
+  for (double& v : h.imaginary) v = double(float(v));
+  const auto Az = kspmv::to_device<Zf, int, int, Device>(h);
+  const auto xz = random_complex_vector(150, rng), yz = random_complex_vector(200, rng);
+  auto xd = to_device_complex_vector<Zd, Device>(xz, "x");
+  auto yd = to_device_complex_vector<Zd, Device>(yz, "y");
+  kspmv::spmv(TypeParam(), "C", Zd(1.5, -1), Az, xd, Zd(0.5, 0.25), yd);
+  EXPECT_TRUE(matches_complex_reference(to_std_vector(yd), reference_spmv_complex({1.5, -1}, h, 'C', xz, {0.5, 0.25}, yz)));
+  // The raw load-balanced kernel takes mixed precision where it runs; the raw kernels refuse it
+  // by name elsewhere.
+  if constexpr (kspmv::impl::raw_available<TypeParam, float, int, int>()) {
+    std::mt19937_64 rng2(test_seed());
+    const kspmv::HostCsr big = random_csr({3000, 2500, 40, 0.1, 20000}, rng2);  // rows spanning blocks
+    const auto xb = random_vector(2500, rng2), yb = random_vector(3000, rng2);
+    for (const double beta : {0.0, -0.5}) {
+      EXPECT_TRUE((check_mixed<TypeParam, kspmv::BalancedCsrMatrix>(big, "N", 1.5, xb, beta, yb, {kspmv::Algorithm::raw})));
+      EXPECT_TRUE((check_mixed<TypeParam>(big, "N", 1.5, xb, beta, yb, {kspmv::Algorithm::csr_balanced})));
+    }
+  }
+  auto xv = to_device_vector<double, Device>(x, "x");
+  auto yv = to_device_vector<double, Device>(y0, "y");
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, xv, 0.0, yv, {kspmv::Algorithm::raw}); })
+                .find("x and y of the matrix's scalar type"),
+            std::string::npos);
+}
+
 #ifdef KSPMV_HAVE_KOKKOSKERNELS
 // Cross-check against KokkosSparse::spmv on the same matrix object: kspmv wraps the
 // KokkosKernels matrix without copying, and both results must agree to rounding.

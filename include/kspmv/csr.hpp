@@ -40,7 +40,7 @@ namespace kspmv {
 /// A CsrMatrix wrapping a KokkosSparse::CrsMatrix behaves the same; wrap it once and keep the
 /// CsrMatrix, since each new wrapper analyses again on its first call.
 ///
-/// \tparam Scalar  value type (float, double)
+/// \tparam Scalar  value type (float, double, Kokkos::complex<float>, Kokkos::complex<double>)
 /// \tparam Ordinal row/column index type (int, int64_t)
 /// \tparam Offset  row offset type; must hold nnz
 /// \tparam Device  Kokkos device (execution space + memory space) the Views live in

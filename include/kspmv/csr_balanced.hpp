@@ -34,6 +34,9 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
   /// counters, zero between calls, so spmv allocates nothing. Two spmv calls on the same matrix
   /// must not run concurrently (on different streams).
   Kokkos::View<Scalar*, Device> partial_sums;
+  /// The same memory as 2 x num_blocks partial sums of mixed precision (float values with double
+  /// x and y: sums in double; impl::widened), for the calls that take them.
+  Kokkos::View<typename impl::widened<Scalar>::type*, Device> wide_partial_sums;
   Kokkos::View<int*, Device> arrivals;
 
   BalancedCsrMatrix() : base() { this->m_name = "BalancedCsrMatrix"; }
@@ -60,8 +63,8 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
   double fill_ratio() const { return 1.0; }
   /// Bytes of the partition and its workspace (the CSR arrays are shared).
   size_t bytes() const {
-    return block_first_row.extent(0) * sizeof(Ordinal) + partial_sums.extent(0) * sizeof(Scalar) +
-           arrivals.extent(0) * sizeof(int);
+    return block_first_row.extent(0) * sizeof(Ordinal) +
+           wide_partial_sums.extent(0) * sizeof(typename impl::widened<Scalar>::type) + arrivals.extent(0) * sizeof(int);
   }
 
   void validate() const {
@@ -87,10 +90,12 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
     if (entries_per_block < 1) this->fail("entries_per_block must be positive");
     const size_t blocks = block_count(A.nnz(), entries_per_block);
     auto aligned = [](size_t bytes) { return (bytes + 15) / 16 * 16; };
-    const size_t sums_bytes = aligned(2 * blocks * sizeof(Scalar)), arrivals_bytes = aligned(blocks * sizeof(int));
+    using Wide = typename impl::widened<Scalar>::type;  // as wide as Scalar or wider
+    const size_t sums_bytes = aligned(2 * blocks * sizeof(Wide)), arrivals_bytes = aligned(blocks * sizeof(int));
     const size_t rows_bytes = with_first_rows ? (blocks + 1) * sizeof(Ordinal) : 0;
     char* p = allocate_storage(sums_bytes + arrivals_bytes + rows_bytes);
     partial_sums = Kokkos::View<Scalar*, Device>(reinterpret_cast<Scalar*>(p), 2 * blocks);
+    wide_partial_sums = Kokkos::View<Wide*, Device>(reinterpret_cast<Wide*>(p), 2 * blocks);
     arrivals = Kokkos::View<int*, Device>(reinterpret_cast<int*>(p + sums_bytes), blocks);
     if (with_first_rows) block_first_row = index_view(reinterpret_cast<Ordinal*>(p + sums_bytes + arrivals_bytes), blocks + 1);
   }

@@ -71,8 +71,8 @@ void check_fits(int64_t value, const char* what) {
 
 /// Copies host CSR data into a CsrMatrix on Device, converting the types. Throws
 /// std::invalid_argument if the arrays' sizes disagree (row_offsets must hold num_rows + 1
-/// entries, the last one the number of column indices, one value per index, one imaginary part
-/// per value or none) or if h is complex and Scalar is not (a complex Scalar takes a real h,
+/// entries, the last one the number of column indices, one value per index, and, if h is
+/// complex, one imaginary part per value) or if h is complex and Scalar is not (a complex Scalar takes a real h,
 /// imaginary parts 0), and std::overflow_error if a size does not fit in Ordinal or Offset; the
 /// CsrMatrix then checks the offsets and indices themselves.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,

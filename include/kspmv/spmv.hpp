@@ -40,10 +40,31 @@
 namespace kspmv {
 namespace impl {
 
-// Keeps alpha and beta out of template argument deduction, so spmv(1.0, A_float, ...) works.
-template <class T>
-struct non_deduced {
-  using type = T;
+// The scalar of x and y, which alpha, beta and the sums take: the matrix's, or in mixed
+// precision the wider one (double with float values, complex<double> with complex<float>).
+template <class YView>
+using vector_scalar_t = typename YView::non_const_value_type;
+
+// Whether vectors of VectorScalar may go with a matrix of Scalar: the same type, or mixed
+// precision, float parts in A and double in x and y (real with real, complex with complex).
+template <class Scalar, class VectorScalar>
+constexpr bool vector_scalar_fits() {
+  return std::is_same<Scalar, VectorScalar>::value ||
+         (is_complex<Scalar>::value == is_complex<VectorScalar>::value &&
+          std::is_same<typename is_complex<Scalar>::real_type, float>::value &&
+          std::is_same<typename is_complex<VectorScalar>::real_type, double>::value);
+}
+
+// alpha and beta of the public overloads: y's scalar where y is a View (the matrix's otherwise,
+// for the static_asserts of spmv_checked to explain); out of template argument deduction, so
+// that spmv(1, A, x, 0, y) takes int literals.
+template <class Matrix, class YView, class = void>
+struct spmv_scalar {
+  using type = typename Matrix::value_type;
+};
+template <class Matrix, class YView>
+struct spmv_scalar<Matrix, YView, std::enable_if_t<Kokkos::is_view<YView>::value>> {
+  using type = typename YView::non_const_value_type;
 };
 
 /// op(A) in y = alpha*op(A)*x + beta*y: A ("N"), A^T ("T"), conj(A) ("C") or A^H ("H"). For
@@ -110,12 +131,27 @@ bool is_contiguous(const View& v) {
   return v.span_is_contiguous() && (v.extent(0) < 2 || v.stride(0) == 1);
 }
 
+// The raw kernels take x and y of the matrix's own scalar: mixed precision (float values, double
+// vectors) runs the Kokkos kernels.
+template <class ExecSpace, class S, class O, class Off, class YView>
+constexpr bool raw_runs() {
+  return raw_available<ExecSpace, S, O, Off>() && std::is_same<S, vector_scalar_t<YView>>::value;
+}
+
+// The raw load-balanced kernel also takes mixed precision (float values, double x and y).
+template <class ExecSpace, class S, class O, class Off, class YView>
+constexpr bool raw_balanced_runs() {
+  return raw_runs<ExecSpace, S, O, Off, YView>() ||
+         (raw_available<ExecSpace, S, O, Off>() && raw::supports_mixed<S, vector_scalar_t<YView>, O, Off>());
+}
+
 template <class ExecSpace, class S, class O, class Off, class XView, class YView>
-void check_raw(const XView& x, const YView& y) {
-  if (!raw_available<ExecSpace, S, O, Off>()) {
+void check_raw(const XView& x, const YView& y, bool runs = raw_runs<ExecSpace, S, O, Off, YView>()) {
+  if (!runs) {
     throw std::invalid_argument(
-        "kspmv::spmv: algorithm raw needs a CUDA or HIP build (KSPMV_HAVE_RAW_GPU), a GPU execution space, and "
-        "float or double values with int or int64_t indices and offsets of the index type, int64_t or size_t");
+        "kspmv::spmv: algorithm raw needs a CUDA or HIP build (KSPMV_HAVE_RAW_GPU), a GPU execution space, "
+        "float or double values with int or int64_t indices and offsets of the index type, int64_t or size_t, and "
+        "x and y of the matrix's scalar type (mixed precision runs the other algorithms, or the load-balanced one)");
   }
   if (!is_contiguous(x) || !is_contiguous(y)) throw std::invalid_argument("kspmv::spmv: algorithm raw needs contiguous x and y");
 }
@@ -124,15 +160,16 @@ void check_raw(const XView& x, const YView& y) {
 // launch.hpp) and launches it; arguments are already checked.
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   const Algorithm algorithm = options.algorithm;
   if (algorithm != Algorithm::automatic && algorithm != Algorithm::csr_balanced && algorithm != Algorithm::raw) {
     unsupported_algorithm(algorithm, "load-balanced CSR");
   }
   // Automatic: the raw kernel where it can run (a partition built for it, contiguous vectors).
+  constexpr bool raw_runs_here = raw_balanced_runs<ExecSpace, S, O, Off, YView>();
   bool raw = algorithm == Algorithm::raw;
-  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+  if constexpr (raw_runs_here) {
     raw = raw || (algorithm == Algorithm::automatic && A.entries_per_block() <= raw::balanced_max_entries &&
                   is_contiguous(x) && is_contiguous(y));
   }
@@ -140,23 +177,24 @@ void dispatch(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off
     spmv_csr_balanced(space, alpha, A, x, beta, y);
     return;
   }
-  check_raw<ExecSpace, S, O, Off>(x, y);
-  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+  check_raw<ExecSpace, S, O, Off>(x, y, raw_runs_here);
+  if constexpr (raw_runs_here) {
+    using Y = vector_scalar_t<YView>;  // S, or double with float values (mixed precision)
     const int64_t blocks = A.num_blocks();
-    raw::csr_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
-                                 options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads, int64_t(A.nnz()),
-                                 A.entries_per_block(), blocks,
-                                 A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(),
-                                 A.csr.values.data(), x.data(), y.data(), A.partial_sums.data(),
-                                 A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
+    const auto sums = balanced_partial_sums<Y>(A);
+    raw::csr_balanced<Y, O, Off, S>(native_stream(space), raw_balanced_single_pass(blocks),
+                                    options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
+                                    int64_t(A.nnz()), A.entries_per_block(), blocks, A.block_first_row.data(),
+                                    A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(), x.data(),
+                                    y.data(), sums.data(), sums.data() + blocks, A.arrivals.data(), alpha, beta);
   }
 }
 
 // The kernel the analysis chose for A. The raw kernels need contiguous x and y: strided vectors
 // take the Kokkos kernel of the same family.
 template <class ExecSpace, class Analysis, class S, class O, class Off, class D, class XView, class YView>
-void run_csr_choice(const ExecSpace& space, const Analysis& analysis, S alpha, const CsrMatrix<S, O, Off, D>& A,
-                    const XView& x, S beta, const YView& y) {
+void run_csr_choice(const ExecSpace& space, const Analysis& analysis, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A,
+                    const XView& x, vector_scalar_t<YView> beta, const YView& y) {
   const CsrChoice& choice = analysis.choice;
   const bool contiguous = is_contiguous(x) && is_contiguous(y);
   switch (choice.kernel) {
@@ -164,7 +202,7 @@ void run_csr_choice(const ExecSpace& space, const Analysis& analysis, S alpha, c
       spmv_csr_scalar(space, alpha, A, x, beta, y);
       return;
     case CsrKernel::raw_vector:
-      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+      if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
         if (contiguous) {
           raw::csr_vector<S, O, Off>(native_stream(space), choice.lanes_per_row, A.num_rows(), A.row_offsets.data(),
                                      A.col_indices.data(), A.values.data(), x.data(), y.data(), alpha, beta);
@@ -195,7 +233,7 @@ void run_csr_choice(const ExecSpace& space, const Analysis& analysis, S alpha, c
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   switch (options.algorithm) {
     case Algorithm::automatic:
@@ -209,7 +247,7 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
         // that the statistics launch writes (csr_analysis.hpp: analyse_csr), if the raw
         // balanced kernel can take x and y.
         FirstProduct<S, O, Off, D> first_product;
-        if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+        if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
           if (is_contiguous(x) && is_contiguous(y)) {
             first_product = [&](const BalancedCsrMatrix<S, O, Off, D>& partition) {
               SpmvOptions balanced;
@@ -238,7 +276,7 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
       const int group = options.lanes_per_row > 0
                             ? options.lanes_per_row
                             : raw_vector_lanes(double(A.nnz()) / double(A.num_rows()), warp_width<ExecSpace>());
-      if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+      if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
         raw::csr_vector<S, O, Off>(native_stream(space), group, A.num_rows(), A.row_offsets.data(), A.col_indices.data(),
                                    A.values.data(), x.data(), y.data(), alpha, beta);
       }
@@ -256,14 +294,14 @@ void dispatch(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A,
 // Automatic: the raw load-balanced kernel over the format's blocks where it can run (GPU
 // build, contiguous vectors), else the Kokkos kernel, a thread per row (csr_scalar asks for it).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const Csr16Matrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const Csr16Matrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   const Algorithm algorithm = options.algorithm;
   if (algorithm != Algorithm::automatic && algorithm != Algorithm::raw && algorithm != Algorithm::csr_scalar) {
     unsupported_algorithm(algorithm, "CSR with 16-bit column offsets");
   }
   bool raw = algorithm == Algorithm::raw;
-  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+  if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
     raw = raw || (algorithm == Algorithm::automatic && is_contiguous(x) && is_contiguous(y));
   }
   if (!raw) {
@@ -271,7 +309,7 @@ void dispatch(const ExecSpace& space, S alpha, const Csr16Matrix<S, O, Off, D>& 
     return;
   }
   check_raw<ExecSpace, S, O, Off>(x, y);
-  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+  if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
     static_assert(Csr16Matrix<S, O, Off, D>::block_entries == raw::balanced_max_entries,
                   "Csr16Matrix's blocks are the raw balanced kernel's");
     const int64_t blocks = int64_t(A.num_blocks());
@@ -285,18 +323,18 @@ void dispatch(const ExecSpace& space, S alpha, const Csr16Matrix<S, O, Off, D>& 
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const EllMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const EllMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "ELLPACK");
   spmv_ell(space, alpha, A, x, beta, y);
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const BlockedEllMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const BlockedEllMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   if (options.algorithm == Algorithm::raw) {
     check_raw<ExecSpace, S, O, Off>(x, y);
-    if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+    if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
       raw::blocked_ell<S, O, Off>(native_stream(space), A.slice_height(), A.num_rows(), A.slice_offsets.data(),
                                   A.col_indices.data(), A.values.data(),
                                   A.is_permuted() ? A.permutation.data() : nullptr, x.data(), y.data(), alpha, beta);
@@ -308,7 +346,7 @@ void dispatch(const ExecSpace& space, S alpha, const BlockedEllMatrix<S, O, Off,
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const DiaMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const DiaMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   if (options.algorithm != Algorithm::automatic) unsupported_algorithm(options.algorithm, "DIA");
   spmv_dia(space, alpha, A, x, beta, y);
@@ -323,7 +361,7 @@ inline void check_coo_algorithm(Algorithm a, const char* format) {
 
 // y += alpha*A*x for the COO kernels, which accumulate into y.
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void accumulate_coo(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x,
+void accumulate_coo(const ExecSpace& space, vector_scalar_t<YView> alpha, const CooMatrix<S, O, Off, D>& A, const XView& x,
                     const YView& y, Algorithm algorithm, const char* format) {
   switch (algorithm) {
     case Algorithm::automatic:
@@ -339,7 +377,7 @@ void accumulate_coo(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, 
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   check_coo_algorithm(options.algorithm, "COO");
   scale_y(space, beta, y);
@@ -347,7 +385,7 @@ void dispatch(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A,
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, S alpha, const HybMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const HybMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
               const YView& y, const SpmvOptions& options) {
   check_coo_algorithm(options.algorithm, "HYB");
   // beta is applied exactly once, by the ELL part, which covers every row; the COO part adds.
@@ -381,7 +419,7 @@ inline void check_csr_transpose_options(const SpmvOptions& o) {
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_transpose(const ExecSpace& space, S alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
                         const YView& y, const SpmvOptions& options) {
   check_csr_transpose_options(options);
   TransposeKernel kernel = TransposeKernel::rows;
@@ -408,8 +446,8 @@ void dispatch_transpose(const ExecSpace& space, S alpha, const CsrMatrix<S, O, O
 
 // A load-balanced matrix: its partition, a thread per entry (automatic), or the CSR kernels.
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_transpose(const ExecSpace& space, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x,
-                        S beta, const YView& y, const SpmvOptions& options) {
+void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, const BalancedCsrMatrix<S, O, Off, D>& A, const XView& x,
+                        vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
   if (options.algorithm == Algorithm::automatic || options.algorithm == Algorithm::csr_balanced) {
     check_transpose_options(options, Algorithm::csr_balanced, "load-balanced CSR");
     scale_y(space, beta, y);
@@ -420,7 +458,7 @@ void dispatch_transpose(const ExecSpace& space, S alpha, const BalancedCsrMatrix
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_transpose(const ExecSpace& space, S alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, S beta,
+void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, const CooMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
                         const YView& y, const SpmvOptions& options) {
   check_transpose_options(options, Algorithm::coo_atomic, "COO");
   scale_y(space, beta, y);
@@ -428,8 +466,8 @@ void dispatch_transpose(const ExecSpace& space, S alpha, const CooMatrix<S, O, O
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void dispatch_transpose(const ExecSpace&, typename Matrix::value_type, const Matrix& A, const XView&,
-                        typename Matrix::value_type, const YView&, const SpmvOptions&) {
+void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& A, const XView&,
+                        vector_scalar_t<YView>, const YView&, const SpmvOptions&) {
   throw std::invalid_argument(std::string("kspmv::spmv: mode T is not supported for ") + A.format_name() +
                               " (CsrMatrix, BalancedCsrMatrix and CooMatrix take it; kspmv::to_csr converts)");
 }
@@ -442,8 +480,8 @@ void dispatch_transpose(const ExecSpace&, typename Matrix::value_type, const Mat
 // lanes_per_row as its group), csr_balanced the raw split entries. Mode T: vector CSR's lanes per
 // row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const CsrMatrix<S, O, Off, D>& A,
-                          const XView& x, S beta, const YView& y, const SpmvOptions& options) {
+void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A,
+                          const XView& x, vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
   if (x.extent(1) == 1) {
     const auto x1 = Kokkos::subview(x, Kokkos::ALL(), 0);
     const auto y1 = Kokkos::subview(y, Kokkos::ALL(), 0);
@@ -473,12 +511,12 @@ void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const C
                                             "csr_scalar, raw (lanes_per_row its only tunable) or csr_balanced, not ") +
                                 to_string(a));
   }
-  if ((a == Algorithm::raw || a == Algorithm::csr_balanced) && !raw_available<ExecSpace, S, O, Off>()) {
+  if ((a == Algorithm::raw || a == Algorithm::csr_balanced) && !raw_runs<ExecSpace, S, O, Off, YView>()) {
     throw std::invalid_argument(std::string("kspmv::spmv: with several vectors, algorithm ") + to_string(a) +
                                 " needs the raw kernels (a CUDA or HIP build, a GPU execution space, float or double "
                                 "values with int or int64_t indices)");
   }
-  if constexpr (raw_available<ExecSpace, S, O, Off>()) {
+  if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
     if (a != Algorithm::csr_scalar) {
       constexpr int wave = warp_width<ExecSpace>();
       const int64_t k = int64_t(x.extent(1));
@@ -513,31 +551,34 @@ void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const C
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch_multivector(const ExecSpace& space, Operation op, S alpha, const BalancedCsrMatrix<S, O, Off, D>& A,
-                          const XView& x, S beta, const YView& y, const SpmvOptions& options) {
+void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<YView> alpha, const BalancedCsrMatrix<S, O, Off, D>& A,
+                          const XView& x, vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
   dispatch_multivector(space, op, alpha, A.csr, x, beta, y, options);
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void dispatch_multivector(const ExecSpace&, Operation, typename Matrix::value_type, const Matrix& A, const XView&,
-                          typename Matrix::value_type, const YView&, const SpmvOptions&) {
+void dispatch_multivector(const ExecSpace&, Operation, vector_scalar_t<YView>, const Matrix& A, const XView&,
+                          vector_scalar_t<YView>, const YView&, const SpmvOptions&) {
   throw std::invalid_argument(std::string("kspmv::spmv: rank-2 x and y (several vectors) are not supported for ") +
                               A.format_name() + " (CsrMatrix and BalancedCsrMatrix take them; kspmv::to_csr converts)");
 }
 
 // The one entry point behind every public overload: checks, quick returns, dispatch.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_type alpha, const Matrix& A,
-                  const XView& x, typename Matrix::value_type beta, const YView& y, const SpmvOptions& options) {
-  using Scalar = typename Matrix::value_type;
+void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Matrix, YView>::type alpha, const Matrix& A,
+                  const XView& x, typename spmv_scalar<Matrix, YView>::type beta, const YView& y,
+                  const SpmvOptions& options) {
+  using Scalar = typename spmv_scalar<Matrix, YView>::type;  // the vectors' (see vector_scalar_fits)
   static_assert(Kokkos::is_view<XView>::value && (XView::rank == 1 || XView::rank == 2),
                 "kspmv::spmv: x must be a rank-1 Kokkos::View (one vector) or rank-2 (several)");
   static_assert(Kokkos::is_view<YView>::value && int(YView::rank) == int(XView::rank),
                 "kspmv::spmv: y must be a Kokkos::View of x's rank");
+  static_assert(std::is_same<typename YView::value_type, Scalar>::value, "kspmv::spmv: y must be a non-const View");
   static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value,
-                "kspmv::spmv: x must hold the matrix's Scalar type");
-  static_assert(std::is_same<typename YView::value_type, Scalar>::value,
-                "kspmv::spmv: y must be a non-const View of the matrix's Scalar type");
+                "kspmv::spmv: x and y must hold the same scalar type");
+  static_assert(vector_scalar_fits<typename Matrix::value_type, Scalar>(),
+                "kspmv::spmv: x and y must hold the matrix's Scalar type, or in mixed precision double (or "
+                "Kokkos::complex<double>) with float (Kokkos::complex<float>) matrix values");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Matrix::memory_space>::accessible,
                 "kspmv::spmv: A's memory space is not accessible from the execution space");
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible,
@@ -600,6 +641,14 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
 /// Throws std::invalid_argument, before any kernel runs, if x does not have num_cols entries or
 /// y does not have num_rows entries, or if options do not apply to A's format.
 ///
+/// Scalars: x and y hold A's Scalar (float, double, Kokkos::complex<float> or <double>), or in
+/// mixed precision double (Kokkos::complex<double>) with A's values in float
+/// (Kokkos::complex<float>): each product and every sum in double, alpha and beta double, as
+/// cuSPARSE's mixed SpMV; A's values move half the bytes. Mixed precision runs every format's
+/// Kokkos kernel and, on GPUs, the raw load-balanced kernel (BalancedCsrMatrix, and the CSR
+/// automatic choice where it picks that kernel); the other raw kernels refuse it. Complex scalars
+/// run the Kokkos kernels.
+///
 /// Several vectors: x and y may be rank-2 Views of k columns each (LayoutLeft, LayoutRight or
 /// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
 /// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
@@ -621,15 +670,16 @@ void spmv_checked(const ExecSpace& space, Operation op, typename Matrix::value_t
 ///        kernel where it can run (GPU build, contiguous x and y), their Kokkos kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
-    const ExecSpace& space, typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
-    const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const ExecSpace& space, typename impl::spmv_scalar<Matrix, YView>::type alpha, const Matrix& A,
+    const XView& x, typename impl::spmv_scalar<Matrix, YView>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
   impl::spmv_checked(space, impl::Operation::none, alpha, A, x, beta, y, options);
 }
 
 /// y = alpha*op(A)*x + beta*y with KokkosKernels' modes: "N" op(A) = A, "T" A^T, "C" conj(A),
-/// "H" A^H (one character, either case; for the real scalars kspmv takes, "C" is "N" and "H" is
-/// "T"). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
+/// "H" A^H (one character, either case; for real scalars "C" is "N" and "H" is "T"; for complex
+/// ones "C" and "H" run the kernels of "N" and "T" on a conjugated copy of x, allocated per call,
+/// conjugating y before and after: impl/conjugate.hpp). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
 /// CsrMatrix and BalancedCsrMatrix (A's entries added into y with atomics, so the last bits of y
 /// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
 /// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced)
@@ -639,8 +689,8 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// BalancedCsrMatrix. Otherwise as the overload without a mode.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
-    const ExecSpace& space, const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha,
-    const Matrix& A, const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const ExecSpace& space, const char mode[], typename impl::spmv_scalar<Matrix, YView>::type alpha,
+    const Matrix& A, const XView& x, typename impl::spmv_scalar<Matrix, YView>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
   impl::spmv_checked(space, impl::parse_mode(mode), alpha, A, x, beta, y, options);
 }
@@ -649,8 +699,8 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// overload taking an execution space instance and a mode.
 template <class Matrix, class XView, class YView>
 std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
-    const char mode[], typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A,
-    const XView& x, typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    const char mode[], typename impl::spmv_scalar<Matrix, YView>::type alpha, const Matrix& A,
+    const XView& x, typename impl::spmv_scalar<Matrix, YView>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
   spmv(typename Matrix::execution_space(), mode, alpha, A, x, beta, y, options);
 }
@@ -659,8 +709,8 @@ std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
 /// See the overload taking an execution space instance for the semantics.
 template <class Matrix, class XView, class YView>
 std::enable_if_t<impl::is_matrix<Matrix>::value> spmv(
-    typename impl::non_deduced<typename Matrix::value_type>::type alpha, const Matrix& A, const XView& x,
-    typename impl::non_deduced<typename Matrix::value_type>::type beta, const YView& y,
+    typename impl::spmv_scalar<Matrix, YView>::type alpha, const Matrix& A, const XView& x,
+    typename impl::spmv_scalar<Matrix, YView>::type beta, const YView& y,
     const SpmvOptions& options = SpmvOptions()) {
   spmv(typename Matrix::execution_space(), alpha, A, x, beta, y, options);
 }

@@ -364,10 +364,11 @@ struct Csr16Columns {
 #define KSPMV_RAW_BALANCED_BOUNDS(threads, full) __launch_bounds__(threads, (full) ? 2048 / (threads) : 0)
 #endif
 
-template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns>
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns,
+          class V>
 __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     csr_balanced_kernel(int64_t nnz, int64_t entries_per_block, const O* __restrict__ first_row,
-                        const Off* __restrict__ offsets, Columns columns, const S* __restrict__ vals,
+                        const Off* __restrict__ offsets, Columns columns, const V* __restrict__ vals,
                         const S* __restrict__ x, S* __restrict__ y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
                         S beta) {
   static_assert(BlockSize == 256 || BlockSize == 512, "blocks of 256 or 512 threads");
@@ -395,14 +396,14 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
   // kernel's instructions. With the offsets staged, the kernel went from 0.74 to 0.82 of copy
   // bandwidth (geometric mean over the 53 replicated real matrices of perf_tests/results/h200
   // against h200_686fe52).
-  const S* thread_vals = vals + (k0 + tid);
+  const V* thread_vals = vals + (k0 + tid);  // V: S, or float values with double S (mixed precision)
   S* thread_products = products + tid;
   const int64_t staged_rows = r1 - r0 < BlockSize ? r1 - r0 : BlockSize;
   if (tid <= staged_rows) row_offsets[tid] = offsets[r0 + tid];
   if (tid == 0 && staged_rows == BlockSize) row_offsets[BlockSize] = offsets[r0 + BlockSize];
   const auto thread_cols = columns.at(b, k0 + tid);
   typename Columns::Stored c[kItems];
-  S v[kItems];
+  V v[kItems];
   // (One branch for the loads and the gathers: split in two, the same code ran 5-10% slower.)
   if (n == kBalancedMaxEntries) {
 #pragma unroll
@@ -411,7 +412,7 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
       v[i] = stream_load(thread_vals + i * BlockSize);
     }
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = v[i] * x[thread_cols.decode(c[i], i * BlockSize)];
+    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = S(v[i]) * x[thread_cols.decode(c[i], i * BlockSize)];
   } else {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
@@ -422,7 +423,7 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     }
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = v[i] * x[thread_cols.decode(c[i], i * BlockSize)];
+      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = S(v[i]) * x[thread_cols.decode(c[i], i * BlockSize)];
     }
   }
   __syncthreads();
@@ -771,9 +772,10 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
   check_launch("blocked_ell");
 }
 
-template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns>
+template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns,
+          class V>
 void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
-                         const O* first_row, const Off* offsets, const Columns& cols, const S* vals, const S* x, S* y,
+                         const O* first_row, const Off* offsets, const Columns& cols, const V* vals, const S* x, S* y,
                          S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass><<<unsigned(num_blocks), BlockSize, 0, stream>>>(
       nnz, entries_per_block, first_row, offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
@@ -784,23 +786,24 @@ void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_bl
   check_launch("csr_balanced_carry");
 }
 
-template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns>
+template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns, class V>
 void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int64_t entries_per_block,
                          int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
-                         const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+                         const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   const bool zero = beta == S(0);
-  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off, Columns>
-                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns>)
-                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns>
-                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns>);
+  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off, Columns, V>
+                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns, V>)
+                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns, V>
+                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns, V>);
   launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
          arrivals, alpha, beta);
 }
 
-template <int WaveSize, class S, class O, class Off, class Columns>
+// V, the values' type: S, or float with S double (mixed precision: the products and sums in S).
+template <int WaveSize, class S, class O, class Off, class Columns, class V>
 void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
-                         const Columns& cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
+                         const Columns& cols, const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
                          S alpha, S beta) {
   if (entries_per_block < 1 || entries_per_block > kBalancedMaxEntries) {
     throw std::invalid_argument("kspmv raw csr_balanced: blocks of " + std::to_string(entries_per_block) +
@@ -811,8 +814,8 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
                                 " threads a block; the kernel runs 256 or 512");
   }
   if (num_blocks == 0) return;
-  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns>
-                        : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns>)(
+  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns, V>
+                        : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns, V>)(
       stream, single_pass, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
       arrivals, alpha, beta);
 }

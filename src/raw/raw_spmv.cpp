@@ -59,9 +59,9 @@ void csr_multivector_entries(void* stream, int entries_per_thread, int columns_p
 
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
 
-template <class S, class O, class Off>
+template <class S, class O, class Off, class V>
 void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block,
-                  int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const S* vals, const S* x,
+                  int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const V* vals, const S* x,
                   S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, nnz, entries_per_block,
                                  num_blocks, first_row, offsets, CsrColumns<O>{cols}, vals, x, y, head_sum, tail_sum,
@@ -294,6 +294,18 @@ void instantiate(void (**addresses)()) {
   addresses[6] = reinterpret_cast<void (*)()>(&csr_multivector<S, O, Off>);
   addresses[7] = reinterpret_cast<void (*)()>(&csr_multivector_entries<S, O, Off>);
 }
+// Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
+template <class O, class Off>
+void instantiate_mixed(void (**addresses)()) {
+  static_assert(supports_mixed<float, double, O, Off>(), "a combination the raw kernels do not promise");
+  addresses[0] = reinterpret_cast<void (*)()>(&csr_balanced<double, O, Off, float>);
+}
+template void instantiate_mixed<int, int>(void (**)());
+template void instantiate_mixed<int, int64_t>(void (**)());
+template void instantiate_mixed<int, size_t>(void (**)());
+template void instantiate_mixed<int64_t, int64_t>(void (**)());
+template void instantiate_mixed<int64_t, size_t>(void (**)());
+
 template void instantiate<double, int, int>(void (**)());
 template void instantiate<float, int, int>(void (**)());
 template void instantiate<double, int, int64_t>(void (**)());

@@ -14,7 +14,7 @@ namespace impl {
 
 template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
 struct BlockedEllFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using offset_type = typename Matrix::offset_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   typename Matrix::offset_view slice_offsets;
@@ -50,8 +50,8 @@ struct BlockedEllFunctor {
 };
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_blocked_ell(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                      typename Matrix::value_type beta, const YView& y) {
+void spmv_blocked_ell(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                      typename YView::non_const_value_type beta, const YView& y) {
   const BlockedEllShape shape = blocked_ell_shape<ExecSpace>(A.slice_height());
   const int64_t league = (int64_t(A.num_slices()) + shape.slices_per_team - 1) / shape.slices_per_team;
   Kokkos::TeamPolicy<ExecSpace> policy(space, int(league), shape.team_size, 1);

@@ -20,7 +20,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView>
 struct CooAtomicFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   typename Matrix::index_view row_indices, col_indices;
   typename Matrix::values_view values;
   XView x;
@@ -33,7 +33,7 @@ struct CooAtomicFunctor {
 
 /// y += alpha*A*x, or (transpose) y += alpha*A^T*x: the same kernel with rows and columns swapped.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_coo_atomic(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
+void spmv_coo_atomic(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
                      const YView& y, bool transpose = false) {
   Kokkos::parallel_for(transpose ? "kspmv::spmv[coo_atomic_transpose]" : "kspmv::spmv[coo_atomic]",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.nnz()),
@@ -47,7 +47,7 @@ void spmv_coo_atomic(const ExecSpace& space, typename Matrix::value_type alpha, 
 // head_sum / tail_sum, every other row is complete and is written.
 template <class Matrix, class XView, class YView>
 struct CooChunkFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   typename Matrix::index_view row_indices, col_indices;
   typename Matrix::values_view values;
@@ -89,7 +89,7 @@ struct CooChunkFunctor {
 // Phase 2: the chunk where an open row starts adds the later chunks' head sums, in order.
 template <class Matrix, class YView>
 struct CooCarryFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   typename Matrix::index_view row_indices;
   YView y;
@@ -114,19 +114,28 @@ struct CooCarryFunctor {
   }
 };
 
+// Workspace for partial sums in the type of y (the type the sums run in): the matrix's own when
+// it has that type and holds `count` entries, else a fresh View (a matrix built for fewer
+// chunks, or mixed precision: partial sums in float would lose what double accumulation keeps).
+template <class Sum, class ExecSpace, class Workspace>
+Kokkos::View<Sum*, typename Workspace::device_type> sum_workspace(const ExecSpace& space, const Workspace& workspace,
+                                                                  int64_t count) {
+  if constexpr (std::is_same<typename Workspace::non_const_value_type, Sum>::value) {
+    if (int64_t(workspace.extent(0)) >= count) return workspace;
+  }
+  return Kokkos::View<Sum*, typename Workspace::device_type>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv partial sums"), size_t(count));
+}
+
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_coo_deterministic(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+void spmv_coo_deterministic(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
                             const XView& x, const YView& y) {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   const int64_t nnz = A.nnz();
   const int64_t chunk = coo_chunk_size<ExecSpace>();
   const int64_t num_chunks = (nnz + chunk - 1) / chunk;
   // Head and tail partial of every chunk: the matrix's workspace, or a fresh one.
-  auto workspace = A.partial_sums;
-  if (int64_t(workspace.extent(0)) < 2 * num_chunks) {
-    workspace = decltype(workspace)(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::coo::partial_sums"),
-                                    2 * num_chunks);
-  }
+  const auto workspace = sum_workspace<scalar_type>(space, A.partial_sums, 2 * num_chunks);
   const auto head_sum = Kokkos::subview(workspace, std::make_pair(int64_t(0), num_chunks));
   const auto tail_sum = Kokkos::subview(workspace, std::make_pair(num_chunks, 2 * num_chunks));
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;

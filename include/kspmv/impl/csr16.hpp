@@ -14,7 +14,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct Csr16Functor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   typename Matrix::row_offsets_type row_offsets;
   typename Matrix::values_type values;
@@ -50,8 +50,8 @@ struct Csr16Functor {
 };
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr16(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                typename Matrix::value_type beta, const YView& y) {
+void spmv_csr16(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                typename YView::non_const_value_type beta, const YView& y) {
   Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>> policy(space, 0, A.num_rows());
   if (beta == 0) {
     Kokkos::parallel_for("kspmv::spmv[csr16]", policy,

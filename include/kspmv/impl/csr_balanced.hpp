@@ -21,16 +21,16 @@ namespace impl {
 
 template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrBalancedFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
   using index_scratch = Kokkos::View<int64_t*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-  typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
-      offsets;
+  typename CsrMatrix<typename Matrix::value_type, ordinal_type, typename Matrix::offset_type,
+                     typename Matrix::device_type>::row_offsets_type offsets;
   Kokkos::View<ordinal_type*, typename Matrix::device_type> cols;
-  Kokkos::View<scalar_type*, typename Matrix::device_type> vals;
+  Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type> vals;
   typename Matrix::index_view block_first_row;
   XView x;
   YView y;
@@ -129,11 +129,11 @@ struct CsrBalancedFunctor {
 // find nothing to do: cheaper than building a list of spilling blocks in every partition.
 template <class ExecSpace, class Matrix, class YView, bool BetaIsZero>
 struct CsrBalancedCarryFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  typename CsrMatrix<scalar_type, ordinal_type, typename Matrix::offset_type, typename Matrix::device_type>::row_offsets_type
-      offsets;
+  typename CsrMatrix<typename Matrix::value_type, ordinal_type, typename Matrix::offset_type,
+                     typename Matrix::device_type>::row_offsets_type offsets;
   typename Matrix::index_view block_first_row;
   YView y;
   Kokkos::View<scalar_type*, typename Matrix::device_type> head_sum, tail_sum;
@@ -158,15 +158,29 @@ struct CsrBalancedCarryFunctor {
   }
 };
 
+// The workspace of A's partial sums in the type of y's sums: A's own, or its wide view (mixed
+// precision).
+template <class Sum, class Matrix>
+auto balanced_partial_sums(const Matrix& A) {
+  if constexpr (std::is_same<Sum, typename Matrix::value_type>::value) {
+    return A.partial_sums;
+  } else {
+    static_assert(std::is_same<Sum, typename widened<typename Matrix::value_type>::type>::value,
+                  "partial sums in the matrix's scalar or its widened one");
+    return A.wide_partial_sums;
+  }
+}
+
 template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
-void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                         typename Matrix::value_type beta, const YView& y) {
-  using scalar_type = typename Matrix::value_type;
+void launch_csr_balanced(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                         typename YView::non_const_value_type beta, const YView& y) {
+  using scalar_type = typename YView::non_const_value_type;
   const BalancedShape shape = balanced_shape<ExecSpace>(double(A.nnz()) / double(A.num_rows()), A.nnz());
   const int64_t blocks = A.num_blocks();
   // Head and tail partial of every block, in the matrix's workspace.
-  const auto head_sum = Kokkos::subview(A.partial_sums, std::make_pair(int64_t(0), blocks));
-  const auto tail_sum = Kokkos::subview(A.partial_sums, std::make_pair(blocks, 2 * blocks));
+  const auto workspace = balanced_partial_sums<scalar_type>(A);
+  const auto head_sum = Kokkos::subview(workspace, std::make_pair(int64_t(0), blocks));
+  const auto tail_sum = Kokkos::subview(workspace, std::make_pair(blocks, 2 * blocks));
   using Functor = CsrBalancedFunctor<ExecSpace, Matrix, XView, YView, BetaIsZero>;
   const Functor f{A.csr.row_offsets, A.csr.col_indices, A.csr.values, A.block_first_row, x, y, head_sum, tail_sum,
                   alpha, beta, int64_t(A.nnz()), A.entries_per_block(), shape.team_row_min, A.lanes()};
@@ -184,8 +198,8 @@ void launch_csr_balanced(const ExecSpace& space, typename Matrix::value_type alp
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_balanced(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                       typename Matrix::value_type beta, const YView& y) {
+void spmv_csr_balanced(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                       typename YView::non_const_value_type beta, const YView& y) {
   if (beta == 0) {
     launch_csr_balanced<ExecSpace, Matrix, XView, YView, true>(space, alpha, A, x, beta, y);
   } else {

@@ -92,13 +92,13 @@ KOKKOS_INLINE_FUNCTION int64_t stride_of(const View& v) {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrHostRowsFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
 
   const offset_type* offsets;
   const ordinal_type* cols;
-  const scalar_type* vals;
+  const typename Matrix::value_type* vals;
   XView x;
   YView y;
   const int64_t* first_row;
@@ -133,8 +133,8 @@ struct CsrHostRowsFunctor {
     // length on the stack, two more loads an entry (10% slower on the large matrices).
     const offset_type* const row_offsets = offsets;
     const ordinal_type* const col_indices = cols;
-    const scalar_type* const values = vals;
-    const scalar_type* const xp = x.data();
+    const typename Matrix::value_type* const values = vals;
+    const typename XView::value_type* const xp = x.data();
     scalar_type* const yp = y.data();
     const int64_t xs = stride_of(x), ys = stride_of(y);
     const scalar_type a = alpha, b = beta;
@@ -142,7 +142,7 @@ struct CsrHostRowsFunctor {
       // A base pointer and a count from zero, as in csr_scalar.hpp.
       const offset_type begin = row_offsets[row];
       const offset_type length = row_offsets[row + 1] - begin;
-      const scalar_type* const v = values + begin;
+      const typename Matrix::value_type* const v = values + begin;
       const ordinal_type* const c = col_indices + begin;
       scalar_type sum = 0;
       if (length < offset_type(host_unrolled_row_length)) {
@@ -164,9 +164,9 @@ struct CsrHostRowsFunctor {
         const offset_type k0 = rest > 0 ? k : k - 1, k1 = rest > 1 ? k + 1 : k - 1, k2 = rest > 2 ? k + 2 : k - 1;
         const scalar_type x0 = xp[int64_t(c[k0]) * xs], x1 = xp[int64_t(c[k1]) * xs], x2 = xp[int64_t(c[k2]) * xs];
         const scalar_type zero = 0;
-        s0 += (rest > 0 ? v[k0] : zero) * (rest > 0 ? x0 : zero);
-        s1 += (rest > 1 ? v[k1] : zero) * (rest > 1 ? x1 : zero);
-        s2 += (rest > 2 ? v[k2] : zero) * (rest > 2 ? x2 : zero);
+        s0 += (rest > 0 ? scalar_type(v[k0]) : zero) * (rest > 0 ? x0 : zero);
+        s1 += (rest > 1 ? scalar_type(v[k1]) : zero) * (rest > 1 ? x1 : zero);
+        s2 += (rest > 2 ? scalar_type(v[k2]) : zero) * (rest > 2 ? x2 : zero);
         sum = (s0 + s1) + (s2 + s3);
       }
       if (BetaIsZero) {
@@ -180,9 +180,9 @@ struct CsrHostRowsFunctor {
 
 /// y = alpha*A*x + beta*y on a host execution space with the partition `chunks` of A.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_host_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                        typename Matrix::value_type beta, const YView& y, const HostRowChunks& chunks) {
-  using scalar_type = typename Matrix::value_type;
+void spmv_csr_host_rows(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                        typename YView::non_const_value_type beta, const YView& y, const HostRowChunks& chunks) {
+  using scalar_type = typename YView::non_const_value_type;
   // A share a thread: its rows are consecutive, as much work as any other's.
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<int64_t>>;
   const auto* offsets = A.row_offsets.data();

@@ -24,7 +24,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrMultivectorRowsFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using offset_type = typename Matrix::offset_type;
   typename Matrix::row_offsets_type row_offsets;
   typename Matrix::col_indices_type col_indices;
@@ -76,8 +76,8 @@ struct CsrMultivectorRowsFunctor {
 
 /// Y = alpha*A*X + beta*Y, a thread per row (every backend).
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_multivector_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
-                               const XView& x, typename Matrix::value_type beta, const YView& y) {
+void spmv_csr_multivector_rows(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
+                               const XView& x, typename YView::non_const_value_type beta, const YView& y) {
   Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>> policy(space, 0, A.num_rows());
   const int64_t k = int64_t(x.extent(1));
   if (beta == 0) {
@@ -93,7 +93,7 @@ void spmv_csr_multivector_rows(const ExecSpace& space, typename Matrix::value_ty
 
 template <class ExecSpace, class Matrix, class XView, class YView>
 struct CsrMultivectorTransposeFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using offset_type = typename Matrix::offset_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   typename Matrix::row_offsets_type row_offsets;
@@ -123,7 +123,7 @@ struct CsrMultivectorTransposeFunctor {
 
 /// Y += alpha*A^T*X, vector CSR's lanes per row of A (every backend).
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_multivector_transpose(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+void spmv_csr_multivector_transpose(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
                                     const XView& x, const YView& y) {
   const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), SpmvOptions());
   const int64_t rows_per_team = shape.rows_per_team();

@@ -9,7 +9,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrScalarFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
 
@@ -27,7 +27,7 @@ struct CsrScalarFunctor {
     // rows than values(k) for k from the row's begin to its end (as fast as KokkosKernels').
     const offset_type begin = row_offsets(row);
     const offset_type length = row_offsets(row + 1) - begin;
-    const scalar_type* const v = values.data() + begin;
+    const typename Matrix::value_type* const v = values.data() + begin;
     const ordinal_type* const c = col_indices.data() + begin;
     for (offset_type k = 0; k < length; ++k) sum += v[k] * x(c[k]);
     // With beta == 0, y is write-only: BLAS semantics, so NaN or Inf in y does not leak.
@@ -41,8 +41,8 @@ struct CsrScalarFunctor {
 
 /// y = alpha*A*x + beta*y with one thread per row.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_scalar(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                     typename Matrix::value_type beta, const YView& y) {
+void spmv_csr_scalar(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                     typename YView::non_const_value_type beta, const YView& y) {
   using ordinal_type = typename Matrix::ordinal_type;
   Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_type>> policy(space, 0, A.num_rows());
   if (beta == 0) {

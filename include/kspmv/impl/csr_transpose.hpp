@@ -27,7 +27,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView>
 struct CsrTransposeAtomicFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using offset_type = typename Matrix::offset_type;
   typename Matrix::row_offsets_type row_offsets;
   typename Matrix::col_indices_type col_indices;
@@ -46,7 +46,7 @@ struct CsrTransposeAtomicFunctor {
 
 template <class ExecSpace, class Matrix, class XView, class YView>
 struct CsrTransposeVectorFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using offset_type = typename Matrix::offset_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   typename Matrix::row_offsets_type row_offsets;
@@ -71,7 +71,7 @@ struct CsrTransposeVectorFunctor {
 
 /// y += alpha*A^T*x, a thread per row of A.
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_transpose_rows(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+void spmv_csr_transpose_rows(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
                              const XView& x, const YView& y) {
   Kokkos::parallel_for("kspmv::spmv[csr_transpose_rows]",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, A.num_rows()),
@@ -84,7 +84,7 @@ void spmv_csr_transpose_rows(const ExecSpace& space, typename Matrix::value_type
 // the cache). Rows of any length cost the same per entry.
 template <class ExecSpace, class Balanced, class XView, class YView>
 struct CsrTransposeEntriesFunctor {
-  using scalar_type = typename Balanced::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using csr_type = typename std::remove_cv<decltype(Balanced::csr)>::type;
   typename csr_type::row_offsets_type row_offsets;
@@ -115,7 +115,7 @@ struct CsrTransposeEntriesFunctor {
 
 /// y += alpha*A^T*x over the balanced partition of A (B.csr).
 template <class ExecSpace, class Balanced, class XView, class YView>
-void spmv_csr_transpose_entries(const ExecSpace& space, typename Balanced::value_type alpha, const Balanced& B,
+void spmv_csr_transpose_entries(const ExecSpace& space, typename YView::non_const_value_type alpha, const Balanced& B,
                                 const XView& x, const YView& y) {
   const int64_t blocks = B.num_blocks();
   if (blocks > int64_t(std::numeric_limits<int>::max())) {
@@ -131,7 +131,7 @@ void spmv_csr_transpose_entries(const ExecSpace& space, typename Balanced::value
 
 /// y += alpha*A^T*x, a group of vector lanes per row of A (vector CSR's shape).
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_transpose_lanes(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A,
+void spmv_csr_transpose_lanes(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
                               const XView& x, const YView& y) {
   const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), SpmvOptions());
   const int64_t rows_per_team = shape.rows_per_team();

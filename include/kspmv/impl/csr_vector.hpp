@@ -17,7 +17,7 @@ namespace impl {
 
 template <class ExecSpace, class Matrix, class XView, class YView, bool BetaIsZero>
 struct CsrVectorFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -74,8 +74,8 @@ void launch_csr_vector(const ExecSpace& space, const CsrVectorShape& shape, int 
 
 /// y = alpha*A*x + beta*y with shape.lanes_per_row lanes per row (shape from csr_vector_shape).
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_csr_vector(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-                     typename Matrix::value_type beta, const YView& y, const CsrVectorShape& shape) {
+void spmv_csr_vector(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+                     typename YView::non_const_value_type beta, const YView& y, const CsrVectorShape& shape) {
   const int64_t num_rows = A.num_rows();
   const int64_t rows_per_team = shape.rows_per_team();
   const int64_t league_size = (num_rows + rows_per_team - 1) / rows_per_team;

@@ -12,7 +12,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct DiaFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   typename Matrix::index_view diagonal_offsets;
   typename Matrix::values_view values;
   XView x;
@@ -35,8 +35,8 @@ struct DiaFunctor {
 };
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_dia(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-              typename Matrix::value_type beta, const YView& y) {
+void spmv_dia(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+              typename YView::non_const_value_type beta, const YView& y) {
   Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>> policy(space, 0, A.num_rows());
   const int64_t m = A.num_rows(), n = A.num_cols(), d = A.num_diagonals();
   if (beta == 0) {

@@ -12,7 +12,7 @@ namespace impl {
 
 template <class Matrix, class XView, class YView, bool BetaIsZero>
 struct EllFunctor {
-  using scalar_type = typename Matrix::value_type;
+  using scalar_type = typename YView::non_const_value_type;
   typename Matrix::index_view col_indices;
   typename Matrix::values_view values;
   XView x;
@@ -32,8 +32,8 @@ struct EllFunctor {
 };
 
 template <class ExecSpace, class Matrix, class XView, class YView>
-void spmv_ell(const ExecSpace& space, typename Matrix::value_type alpha, const Matrix& A, const XView& x,
-              typename Matrix::value_type beta, const YView& y) {
+void spmv_ell(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A, const XView& x,
+              typename YView::non_const_value_type beta, const YView& y) {
   Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>> policy(space, 0, A.num_rows());
   if (beta == 0) {
     Kokkos::parallel_for("kspmv::spmv[ell]", policy,

@@ -32,6 +32,21 @@ constexpr bool is_supported_scalar() {
   return std::is_floating_point<typename is_complex<T>::real_type>::value;
 }
 
+// The scalar of mixed precision's vectors and sums for a matrix of T: double for float,
+// Kokkos::complex<double> for Kokkos::complex<float>, T itself otherwise.
+template <class T>
+struct widened {
+  using type = T;
+};
+template <>
+struct widened<float> {
+  using type = double;
+};
+template <>
+struct widened<Kokkos::complex<float>> {
+  using type = Kokkos::complex<double>;
+};
+
 // The type parameters every kspmv matrix accepts.
 template <class Scalar, class Ordinal, class Offset>
 struct CheckMatrixTypes {

@@ -21,6 +21,13 @@ constexpr bool supports() {
          (std::is_same<Off, O>::value || std::is_same<Off, int64_t>::value || std::is_same<Off, size_t>::value);
 }
 
+/// Mixed precision on the load-balanced kernel: values V = float with x, y and the sums in S =
+/// double, for the ordinal and offset types of supports().
+template <class V, class S, class O, class Off>
+constexpr bool supports_mixed() {
+  return std::is_same<V, float>::value && std::is_same<S, double>::value && supports<S, O, Off>();
+}
+
 /// The wave width the raw kernels were compiled for (64 HIP, 32 CUDA; 0 without a raw build).
 int wave_size();
 
@@ -56,10 +63,11 @@ constexpr int64_t balanced_max_entries = 2048;
 /// num_blocks partials each, arrivals num_blocks counters that are zero before and after a call.
 /// single_pass: rows spanning blocks are finished by the last block to reach them (one launch)
 /// rather than by a second kernel. block_threads: 256, or 512 to leave twice the L1 for x (for
-/// gathers that miss the caches; see launch.hpp: raw_balanced_block_threads).
-template <class S, class O, class Off>
+/// gathers that miss the caches; see launch.hpp: raw_balanced_block_threads). V, the values'
+/// type: S, or float with S double (supports_mixed; products and sums in S).
+template <class S, class O, class Off, class V = S>
 void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
-                  const Off* offsets, const O* cols, const S* vals, const S* x, S* y, S* head_sum, S* tail_sum,
+                  const Off* offsets, const O* cols, const V* vals, const S* x, S* y, S* head_sum, S* tail_sum,
                   int* arrivals, S alpha, S beta);
 
 /// y = alpha*A*x + beta*y, CSR with 16-bit column offsets (Csr16Matrix, whose blocks of
