@@ -3,7 +3,7 @@
 //
 //   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
 //              [--real-dir DIR] [--kernels all|csr|plain] [--vectors K,...] [--repeat R] [--json FILE]
-//              [--csv FILE]
+//              [--csv FILE] [--mixed]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
@@ -12,7 +12,9 @@
 // KokkosKernels': no other format conversions; --kernels plain only kspmv's plain call and
 // KokkosKernels' default. --vectors adds, for each count k, y = A*x with k vectors (rank-2 x and
 // y, LayoutLeft and LayoutRight; kernels named "mv<k>L:..." and "mv<k>R:..."), their bytes by the
-// CSR model with every vector's x and y.
+// CSR model with every vector's x and y. --mixed adds kspmv:float_values_balanced: A's values
+// rounded to float on the load-balanced kernel with double x and y (mixed precision), checked
+// to float's rounding (1e-5 of y's largest entry) rather than double's.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -265,6 +267,9 @@ struct Candidate {
   std::function<double()> setup;
   std::function<void()> run;
   std::function<std::string()> note = [] { return std::string(); };  // e.g. what a plan chose
+  // Largest error (relative to y's largest entry) that still counts as the right answer: a
+  // double's, or float's for the values rounded to float (--mixed).
+  double tolerance = 1e-10;
 };
 
 // Expected uses the plan is told about; the summary amortises every setup over the same count.
@@ -645,7 +650,7 @@ std::vector<Row> time_candidates(const std::string& group, const std::string& na
     Kokkos::fence();
     r.note = c.note();
     r.error = max_relative_error(y, ref);
-    if (!(r.error <= 1e-10)) {
+    if (!(r.error <= c.tolerance)) {
       r.status = "WRONG";  // reported, not timed
     } else {
       std::nth_element(setups.begin(), setups.begin() + setups.size() / 2, setups.end());
@@ -665,13 +670,40 @@ std::vector<Row> time_candidates(const std::string& group, const std::string& na
   return rows;
 }
 
+// Mixed precision (--mixed): A's values rounded to float (the conversion is the setup) on the
+// load-balanced CSR kernel (raw on GPUs), x, y and the sums in double; results within float's
+// rounding of the values.
+Candidate float_values_candidate(const Matrix& A, const Vector& x, const Vector& y) {
+  using FloatBalanced = kspmv::BalancedCsrMatrix<float, int, int, Device>;
+  auto converted = std::make_shared<FloatBalanced>();
+  const auto run = [=] { kspmv::spmv(1.0, *converted, x, 0.0, y); };
+  const auto setup = [=] {
+    *converted = FloatBalanced();
+    Kokkos::fence();
+    const auto t0 = Clock::now();
+    const auto values = A.values;
+    Kokkos::View<float*, Device> rounded(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::float_values"),
+                                         values.extent(0));
+    Kokkos::parallel_for(
+        "bench::round_values", Kokkos::RangePolicy<ExecSpace>(0, int64_t(values.extent(0))),
+        KOKKOS_LAMBDA(const int64_t k) { rounded(k) = float(values(k)); });
+    *converted = kspmv::convert<kspmv::BalancedCsrMatrix>(
+        kspmv::CsrMatrix<float, int, int, Device>(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, rounded));
+    kspmv::spmv(1.0, *converted, x, 0.0, y);
+    Kokkos::fence();
+    return seconds_since(t0);
+  };
+  return {"kspmv:float_values_balanced", setup, run, [] { return std::string("float values, double x and y"); }, 1e-5};
+}
+
 std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
-                              KernelSet set, const std::vector<int64_t>& vector_counts) {
+                              KernelSet set, const std::vector<int64_t>& vector_counts, bool mixed) {
   const Vector x = random_x(A.num_cols());
   Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
   std::vector<Row> rows;
   {
-    const std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
+    std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
+    if (mixed) list.push_back(float_values_candidate(A, x, y));
     rows = time_candidates(group, name, A, list, y, reference(A, x), repeat);
   }
   if (set == KernelSet::all) {
@@ -704,6 +736,7 @@ struct Options {
   std::string kernels = "all";
   int64_t replicate_to = 0;  // --mtx files without :K are replicated to at least this many entries
   std::vector<int64_t> vectors;  // --vectors: counts of vectors of the rank-2 candidates
+  bool mixed = false;            // --mixed: the float-values candidate too
 };
 
 Options parse(int argc, char** argv) {
@@ -739,6 +772,8 @@ Options parse(int argc, char** argv) {
         if (k < 1) throw std::invalid_argument("--vectors takes counts >= 1");
         o.vectors.push_back(k);
       }
+    } else if (a == "--mixed") {
+      o.mixed = true;
     } else if (a == "--replicate-to") {
       o.replicate_to = std::stoll(value());
     } else if (a == "--json") {
@@ -783,7 +818,7 @@ int run(int argc, char** argv) {
                 (long long)A.nnz(), (A.nnz() * 12.0 + A.num_rows() * 4.0) * 1e-9);
     std::fflush(stdout);
     const KernelSet set = opt.kernels == "csr" ? KernelSet::csr : (opt.kernels == "plain" ? KernelSet::plain : KernelSet::all);
-    const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors);
+    const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors, opt.mixed);
     rows.insert(rows.end(), r.begin(), r.end());
   };
 
