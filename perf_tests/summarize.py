@@ -144,6 +144,7 @@ def main():
     bandwidth_counts(ok)
     mode_t(ok)
     multivector(ok)
+    mixed(ok)
     if wrong:
         print("\nWrong results (not timed): " + ", ".join(f"{r['matrix']} {r['kernel']}" for r in wrong))
 
@@ -220,6 +221,36 @@ def multivector(ok):
             text += (f"; time per vector / rank-1 call at most {max(per)[0]:.2f} ({max(per)[1]}), "
                      f"{sum(1 for p, _ in per if p > 0.5)} of {len(per)} above 0.5")
         print(text)
+
+
+def mixed(ok):
+    """Mixed precision (spmv_bench --mixed): A's values in float with double x and y against kspmv's
+    plain call in double and KokkosKernels' default."""
+    rows = [r for r in ok if r["kernel"] == "kspmv:float_values_balanced"]
+    if not rows:
+        return
+    print("\n### Mixed precision: A's values in float, x, y and the sums in double\n")
+    print("| matrix | float values [us] | plain call, double [us] | speedup over double | KK default [us] | "
+          "speedup over KK default | max rel. error |")
+    print("|---|---|---|---|---|---|---|")
+    over_double, over_kk = [], []
+    for f in rows:
+        auto = next((r for r in ok if r["matrix"] == f["matrix"] and r["kernel"] == "kspmv:automatic"), None)
+        kk = next((r for r in ok if r["matrix"] == f["matrix"] and r["kernel"] == "kk:default"), None)
+        a = auto["seconds"] / f["seconds"] if auto else float("nan")
+        k = kk["seconds"] / f["seconds"] if kk else float("nan")
+        if auto:
+            over_double.append((a, f["matrix"]))
+        if kk:
+            over_kk.append((k, f["matrix"]))
+        print(f"| {f['matrix']} | {f['seconds'] * 1e6:.1f} | {auto['seconds'] * 1e6 if auto else float('nan'):.1f} | "
+              f"{a:.2f}x | {kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {k:.2f}x | {f['max_rel_error']:.1e} |")
+    geo = lambda v: math.exp(sum(math.log(x) for x, _ in v) / len(v))
+    if over_double:
+        print(f"\nFloat values against the plain call in double: geometric mean {geo(over_double):.2f}x over "
+              f"{len(over_double)} matrices, lowest {min(over_double)[0]:.2f}x ({min(over_double)[1]}), highest "
+              f"{max(over_double)[0]:.2f}x ({max(over_double)[1]}); against KokkosKernels' default (double): "
+              f"{geo(over_kk):.2f}x, lowest {min(over_kk)[0]:.2f}x ({min(over_kk)[1]}).")
 
 
 def bandwidth_counts(ok):
