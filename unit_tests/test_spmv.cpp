@@ -138,10 +138,13 @@ TYPED_TEST(Spmv, ModeTransposeEveryCaseAndFormat) {
   for_each_random_case(true, [](const kspmv::HostCsr& A, const auto& x, const auto& y0, const RandomCase& c) {
     // Automatic, and each of the three CSR kernels forced: rows, lanes per row, split entries.
     for (const kspmv::Algorithm a : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar,
-                                     kspmv::Algorithm::csr_vector, kspmv::Algorithm::csr_balanced}) {
+                                     kspmv::Algorithm::csr_vector, kspmv::Algorithm::csr_balanced,
+                                     kspmv::Algorithm::csr_transposed}) {
       SCOPED_TRACE(kspmv::to_string(a));
       EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::CsrMatrix>(A, "T", c.alpha, x, c.beta, y0, {a})));
     }
+    EXPECT_TRUE((check_spmv_mode<TypeParam, float, int64_t, size_t, kspmv::BalancedCsrMatrix>(
+        A, "T", c.alpha, x, c.beta, y0, {kspmv::Algorithm::csr_transposed})));
     EXPECT_TRUE((check_spmv_mode<TypeParam, float, int64_t, size_t, kspmv::CsrMatrix>(A, "H", c.alpha, x, c.beta, y0,
                                                                                    {kspmv::Algorithm::csr_balanced})));
     EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::BalancedCsrMatrix>(A, "T", c.alpha, x, c.beta, y0)));
@@ -158,6 +161,53 @@ TYPED_TEST(Spmv, ModeTransposeEveryCaseAndFormat) {
                                                                               {kspmv::Algorithm::csr_balanced})));
   EXPECT_TRUE((check_spmv_mode<TypeParam, double, int, int, kspmv::BalancedCsrMatrix>(arrow, "T", 1.5, x, -0.5, y0,
                                                                                       {kspmv::Algorithm::csr_vector})));
+}
+
+// Algorithm::csr_transposed: the same bits every run (the atomic kernels' order varies on
+// parallel backends), A's entries by column in order of increasing row, and new values seen
+// (the transposed structure keeps positions, not values); refused in mode N.
+TYPED_TEST(Spmv, ModeTransposeDeterministic) {
+  using Device = typename TestFixture::Device;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = random_csr({2000, 1500, 30, 0.1, 5000}, rng);  // one row of 5000 entries
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  const auto x_host = random_vector(size_t(h.num_rows), rng), y0 = random_vector(size_t(h.num_cols), rng);
+  const auto x = to_device_vector<double, Device>(x_host, "x");
+  const kspmv::SpmvOptions transposed{kspmv::Algorithm::csr_transposed};
+  std::vector<double> first;
+  for (int run = 0; run < 4; ++run) {
+    auto y = to_device_vector<double, Device>(y0, "y");
+    kspmv::spmv(TypeParam(), "T", 2.0, A, x, -1.0, y, transposed);
+    const auto result = to_std_vector(y);
+    if (run == 0) {
+      first = result;
+      EXPECT_TRUE(matches_reference(result, reference_spmv(2.0, transpose_host(h), x_host, -1.0, y0)));
+    } else {
+      EXPECT_EQ(std::memcmp(first.data(), result.data(), first.size() * sizeof(double)), 0) << "run " << run;
+    }
+  }
+  // The structure: column j's entries by increasing row, pointing at A's entries in column j.
+  const auto S = kspmv::impl::csr_transpose_structure(TypeParam(), A);
+  const kspmv::HostCsr t = transpose_host(h);
+  auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S->offsets);
+  auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S->entries);
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S->rows);
+  for (int64_t j = 0; j <= h.num_cols; ++j) ASSERT_EQ(int64_t(offsets(j)), t.row_offsets[size_t(j)]) << j;
+  for (size_t p = 0; p < t.col_indices.size(); ++p) {
+    ASSERT_EQ(int64_t(rows(p)), t.col_indices[p]) << p;
+    ASSERT_EQ(h.values[size_t(entries(p))], t.values[p]) << p;
+  }
+  // New values in the same Views: the next call uses them.
+  kspmv::HostCsr doubled = h;
+  for (double& v : doubled.values) v *= 2;
+  Kokkos::deep_copy(A.values, kspmv::to_device<double, int, int, Device>(doubled).values);
+  auto y = to_device_vector<double, Device>(y0, "y");
+  kspmv::spmv(TypeParam(), "T", 2.0, A, x, -1.0, y, transposed);
+  EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(2.0, transpose_host(doubled), x_host, -1.0, y0)));
+  Kokkos::View<double*, Device> xn("x", h.num_cols), yn("y", h.num_rows);
+  EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(TypeParam(), "N", 1.0, A, xn, 0.0, yn, transposed); })
+                .find("csr_transposed does not apply"),
+            std::string::npos);
 }
 
 // The choice of mode T's kernel: hosts walk rows; GPUs give rows lanes unless the longest row

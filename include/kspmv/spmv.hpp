@@ -16,6 +16,7 @@
 #include "hyb.hpp"
 #include "impl/blocked_ell.hpp"
 #include "impl/conjugate.hpp"
+#include "impl/convert_transpose.hpp"
 #include "impl/coo.hpp"
 #include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
@@ -24,6 +25,7 @@
 #include "impl/csr_multivector.hpp"
 #include "impl/csr_scalar.hpp"
 #include "impl/csr_transpose.hpp"
+#include "impl/csr_transposed.hpp"
 #include "impl/csr_vector.hpp"
 #include "impl/dia.hpp"
 #include "impl/ell.hpp"
@@ -407,11 +409,14 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
 }
 
 // CSR: csr_scalar a thread per row, csr_vector lanes per row, csr_balanced a thread per entry
-// over the balanced partition (kept with A, as the automatic call's); automatic chooses by
-// launch.hpp: transpose_kernel from the longest row (a reduction, once, kept with A).
+// over the balanced partition (kept with A, as the automatic call's), all with atomics;
+// csr_transposed lanes per column of A over its transposed structure (kept with A), without;
+// automatic chooses by launch.hpp: transpose_kernel from the longest row (a reduction, once,
+// kept with A).
 inline void check_csr_transpose_options(const SpmvOptions& o) {
   const Algorithm a = o.algorithm;
-  if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced) {
+  if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced &&
+      a != Algorithm::csr_transposed) {
     check_transpose_options(o, Algorithm::automatic, "CSR");
   }
   check_transpose_options(SpmvOptions{Algorithm::automatic, o.team_size, o.lanes_per_row, o.rows_per_thread},
@@ -422,6 +427,10 @@ template <class ExecSpace, class S, class O, class Off, class D, class XView, cl
 void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A, const XView& x, vector_scalar_t<YView> beta,
                         const YView& y, const SpmvOptions& options) {
   check_csr_transpose_options(options);
+  if (options.algorithm == Algorithm::csr_transposed) {  // deterministic: no atomics
+    spmv_csr_transposed(space, alpha, A, *csr_transpose_structure(space, A), x, beta, y);
+    return;
+  }
   TransposeKernel kernel = TransposeKernel::rows;
   switch (options.algorithm) {
     case Algorithm::csr_vector: kernel = TransposeKernel::lanes; break;
@@ -682,8 +691,10 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// conjugating y before and after: impl/conjugate.hpp). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
 /// CsrMatrix and BalancedCsrMatrix (A's entries added into y with atomics, so the last bits of y
 /// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
-/// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced)
-/// and CooMatrix (its atomic kernel), and throws std::invalid_argument for the other formats, an
+/// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced;
+/// Algorithm::csr_transposed instead reduces each column of A over A's transposed structure,
+/// built on its first call and kept with A like the analysis: the same bits every run) and
+/// CooMatrix (its atomic kernel), and throws std::invalid_argument for the other formats, an
 /// unknown mode, or algorithms and launch tunables that do not apply. With several vectors
 /// (rank-2 x and y), mode T runs vector CSR's lanes per row of A with atomics on CsrMatrix and
 /// BalancedCsrMatrix. Otherwise as the overload without a mode.

@@ -19,6 +19,9 @@ enum class Algorithm {
   csr_balanced,       ///< CSR: nonzeros split evenly over teams, the partition kept with the matrix; on a
                       ///< BalancedCsrMatrix, its Kokkos kernel (automatic prefers the raw one on GPUs);
                       ///< mode T on CSR or BalancedCsrMatrix: a thread per entry over that partition
+  csr_transposed,     ///< mode T on CSR or BalancedCsrMatrix, deterministic: A's transposed structure (A's
+                      ///< entries by column, built on the first such call and kept with A like the
+                      ///< analysis), lanes per column, no atomics: the same bits every run
 };
 
 /// Human-readable name of an algorithm ("csr_scalar", ...), as used in labels and tables.
@@ -31,6 +34,7 @@ inline const char* to_string(Algorithm a) {
     case Algorithm::coo_deterministic: return "coo_deterministic";
     case Algorithm::raw: return "raw";
     case Algorithm::csr_balanced: return "csr_balanced";
+    case Algorithm::csr_transposed: return "csr_transposed";
   }
   return "unknown";
 }
