@@ -2,7 +2,7 @@
 // device's measured copy and read bandwidth in the same run.
 //
 //   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
-//              [--real-dir DIR] [--kernels all|csr|plain] [--vectors K,...] [--repeat R] [--json FILE]
+//              [--real-dir DIR] [--kernels all|csr|plain|transpose] [--vectors K,...] [--repeat R] [--json FILE]
 //              [--csv FILE] [--mixed]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
@@ -10,7 +10,7 @@
 // K: once, or as often as it takes to reach --replicate-to entries). --kernels csr runs only the
 // kernels that keep A in CSR or its 16-bit column form (Csr16Matrix), the Plan, and
 // KokkosKernels': no other format conversions; --kernels plain only kspmv's plain call and
-// KokkosKernels' default. --vectors adds, for each count k, y = A*x with k vectors (rank-2 x and
+// KokkosKernels' default; --kernels transpose only mode T's (rows "T:..."). --vectors adds, for each count k, y = A*x with k vectors (rank-2 x and
 // y, LayoutLeft and LayoutRight; kernels named "mv<k>L:..." and "mv<k>R:..."), their bytes by the
 // CSR model with every vector's x and y. --mixed adds kspmv:float_values_balanced: A's values
 // rounded to float on the load-balanced kernel with double x and y (mixed precision), checked
@@ -409,7 +409,7 @@ void add_kokkoskernels(std::vector<Candidate>& list, const Matrix& A, const Vect
 
 // Which kernels run: every kspmv kernel and format, or (`csr`) those that keep A in CSR, its
 // 16-bit column form and the Plan, or (`plain`) only the plain call and KokkosKernels' default.
-enum class KernelSet { all, csr, plain };
+enum class KernelSet { all, csr, plain, transpose };
 
 std::vector<Candidate> candidates(const Matrix& A, const Vector& x, const Vector& y, KernelSet set) {
   std::vector<Candidate> list;
@@ -496,6 +496,15 @@ std::vector<Candidate> transpose_candidates(const Matrix& A, const Vector& x, co
     const auto forced = [=] { kspmv::spmv("T", 1.0, A, x, 0.0, y, {a}); };
     list.push_back({std::string("T:kspmv:") + kspmv::to_string(a), [=] { return first_call(forced); }, forced});
   }
+  // Deterministic: its setup builds A's transposed structure on a fresh wrapper of A's Views.
+  auto fresh_transposed = std::make_shared<Matrix>();
+  const kspmv::SpmvOptions transposed{kspmv::Algorithm::csr_transposed};
+  list.push_back({"T:kspmv:csr_transposed",
+                  [=] {
+                    *fresh_transposed = Matrix(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, A.values);
+                    return first_call([=] { kspmv::spmv("T", 1.0, *fresh_transposed, x, 0.0, y, transposed); });
+                  },
+                  [=] { kspmv::spmv("T", 1.0, *fresh_transposed, x, 0.0, y, transposed); }});
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
   const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
@@ -701,12 +710,12 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
   const Vector x = random_x(A.num_cols());
   Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
   std::vector<Row> rows;
-  {
+  if (set != KernelSet::transpose) {
     std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
     if (mixed) list.push_back(float_values_candidate(A, x, y));
     rows = time_candidates(group, name, A, list, y, reference(A, x), repeat);
   }
-  if (set == KernelSet::all) {
+  if (set == KernelSet::all || set == KernelSet::transpose) {
     const Vector xt = random_x(A.num_rows());
     Vector yt(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::yt"), A.num_cols());
     const std::vector<Row> t =
@@ -787,8 +796,8 @@ Options parse(int argc, char** argv) {
   if (o.suite != "large" && o.suite != "real" && o.suite != "all" && o.suite != "none") {
     throw std::invalid_argument("--suite must be large, real, all or none");
   }
-  if (o.kernels != "all" && o.kernels != "csr" && o.kernels != "plain") {
-    throw std::invalid_argument("--kernels must be all, csr or plain");
+  if (o.kernels != "all" && o.kernels != "csr" && o.kernels != "plain" && o.kernels != "transpose") {
+    throw std::invalid_argument("--kernels must be all, csr, plain or transpose");
   }
   return o;
 }
@@ -817,7 +826,10 @@ int run(int argc, char** argv) {
     std::printf("  running %s (%d x %d, %lld nnz, %.2f GB CSR)\n", name.c_str(), A.num_rows(), A.num_cols(),
                 (long long)A.nnz(), (A.nnz() * 12.0 + A.num_rows() * 4.0) * 1e-9);
     std::fflush(stdout);
-    const KernelSet set = opt.kernels == "csr" ? KernelSet::csr : (opt.kernels == "plain" ? KernelSet::plain : KernelSet::all);
+    const KernelSet set = opt.kernels == "csr"         ? KernelSet::csr
+                          : opt.kernels == "plain"     ? KernelSet::plain
+                          : opt.kernels == "transpose" ? KernelSet::transpose
+                                                       : KernelSet::all;
     const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors, opt.mixed);
     rows.insert(rows.end(), r.begin(), r.end());
   };
