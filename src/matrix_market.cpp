@@ -16,6 +16,8 @@
 #include <limits>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
+#include <utility>
 
 namespace kspmv {
 namespace {
@@ -40,9 +42,16 @@ bool is_blank(const std::string& line) {
   return std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isspace(c); });
 }
 
+// Bytes of this machine's memory (0 if unknown): the bound on what a size line may make us allocate.
+unsigned long long physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : 0ull;
+}
+
 class Parser {
  public:
-  Parser(std::istream& in, std::string name) : m_in(in), m_name(std::move(name)) {}
+  Parser(std::istream& in, std::string name, MatrixMarketLimits limits)
+      : m_in(in), m_name(std::move(name)), m_limits(std::move(limits)) {}
 
   HostCsr parse() {
     parse_header();
@@ -59,6 +68,7 @@ class Parser {
 
   std::istream& m_in;
   std::string m_name;
+  MatrixMarketLimits m_limits;
   long long m_line_number = 0;
   std::string m_line;
   Field m_field = Field::real;
@@ -159,6 +169,26 @@ class Parser {
     if (static_cast<long double>(m_declared) > static_cast<long double>(m_rows) * static_cast<long double>(m_cols)) {
       fail("entry count " + std::to_string(m_declared) + " exceeds rows x columns");
     }
+    // Before anything is allocated for them: the sizes the requested types can hold, and the
+    // row offsets (8 bytes a row, whatever the entries) against this machine's memory.
+    for (const auto& [what, count] : {std::make_pair("row", m_rows), std::make_pair("column", m_cols)}) {
+      if (count > m_limits.max_rows) {
+        fail(std::string(what) + " count " + std::to_string(count) + " does not fit in the index type " +
+             m_limits.index_type + " (at most " + std::to_string(m_limits.max_rows) + ")");
+      }
+    }
+    if (m_declared > m_limits.max_entries) {
+      fail("entry count " + std::to_string(m_declared) + " does not fit in the offset type " + m_limits.offset_type +
+           " (at most " + std::to_string(m_limits.max_entries) + ")");
+    }
+    const unsigned long long memory = physical_memory_bytes();
+    const long double offsets_bytes = (static_cast<long double>(m_rows) + 1) * sizeof(int64_t);
+    if (memory > 0 && offsets_bytes > static_cast<long double>(memory)) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(1) << "the row offsets of " << m_rows << " rows need " << double(offsets_bytes) * 1e-9
+        << " GB, more than this machine's " << double(memory) * 1e-9 << " GB of memory";
+      fail(s.str());
+    }
   }
 
   void parse_entries() {
@@ -244,12 +274,14 @@ class Parser {
 
 }  // namespace
 
-HostCsr read_matrix_market(std::istream& in, const std::string& name) { return Parser(in, name).parse(); }
+HostCsr read_matrix_market(std::istream& in, const std::string& name, const MatrixMarketLimits& limits) {
+  return Parser(in, name, limits).parse();
+}
 
-HostCsr read_matrix_market(const std::string& path) {
+HostCsr read_matrix_market(const std::string& path, const MatrixMarketLimits& limits) {
   std::ifstream in(path);
   if (!in) throw MatrixMarketError(path, 0, "cannot open file");
-  return read_matrix_market(in, path);
+  return read_matrix_market(in, path, limits);
 }
 
 void write_matrix_market(std::ostream& out, const HostCsr& m) {

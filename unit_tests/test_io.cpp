@@ -5,6 +5,7 @@
 #include "backends.hpp"
 #include "reference.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -181,6 +182,32 @@ TEST(MatrixMarket, MalformedHeaderAndSizeLine) {
   expect_error("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", 2, "must be square");
 }
 
+// A size line beyond what the requested types hold, or whose row offsets alone exceed this
+// machine's memory, fails on that line at once, before anything is allocated for it.
+TEST(MatrixMarket, SizeLineBeyondTypesOrMemoryFailsFast) {
+  const auto start = std::chrono::steady_clock::now();
+  expect_error(general + "1000000000000 1000000000000 1\n1 1 1\n", 2,
+               "the row offsets of 1000000000000 rows need 8000.0 GB, more than this machine's");
+  const auto int_limits = kspmv::MatrixMarketLimits::for_types<int, int>();
+  const auto expect_limit = [&](const std::string& text, const std::string& needle) {
+    try {
+      std::istringstream in(text);
+      (void)kspmv::read_matrix_market(in, "inline.mtx", int_limits);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const kspmv::MatrixMarketError& e) {
+      EXPECT_EQ(e.line(), 2) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_limit(general + "3000000000 3000000000 1\n1 1 1\n",
+               "row count 3000000000 does not fit in the index type int32_t (at most 2147483647)");
+  expect_limit(general + "5 3000000000 1\n1 1 1\n", "column count 3000000000 does not fit in the index type int32_t");
+  expect_limit(general + "100000 100000 3000000000\n1 1 1\n",
+               "entry count 3000000000 does not fit in the offset type int32_t");
+  EXPECT_EQ((kspmv::MatrixMarketLimits::for_types<int64_t, size_t>().offset_type), "uint64_t");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
 TEST(MatrixMarket, BadEntries) {
   expect_error(general + "3 3 2\n1 1 1\n", 4, "unexpected end of file: 1 of 2 declared entries read");
   expect_error(general + "3 3 1\n1 1 1\n2 2 2\n", 4, "more entries than the 1 declared");
@@ -311,6 +338,24 @@ TYPED_TEST(MatrixMarketDevice, ComplexMatricesNeedAComplexScalar) {
   const kspmv::HostCsr r = kspmv::to_host(R);
   EXPECT_EQ(r.values, kspmv::read_matrix_market(data_dir() + "/golden_5x5.mtx").values);
   EXPECT_EQ(r.imaginary, std::vector<double>(r.values.size(), 0.0));
+}
+
+// read_csr checks the size line against its own Ordinal and Offset.
+TYPED_TEST(MatrixMarketDevice, ReadCsrRefusesSizesItsTypesCannotHold) {
+  using Device = DeviceOf<TypeParam>;
+  const std::string path = testing::TempDir() + "kspmv_three_billion_rows_" + TypeParam::name() + ".mtx";
+  {
+    std::ofstream out(path);
+    out << general << "3000000000 3000000000 1\n1 1 1\n";
+  }
+  try {
+    (void)kspmv::read_csr<double, int, int, Device>(path);
+    ADD_FAILURE() << "3,000,000,000 rows read into int ordinals";
+  } catch (const kspmv::MatrixMarketError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find("does not fit in the index type int32_t"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 TYPED_TEST(MatrixMarketDevice, IndexTypeOverflowIsReported) {

@@ -5,11 +5,13 @@
 
 #include "csr.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kspmv {
@@ -45,13 +47,45 @@ struct HostCsr {
   bool is_complex() const { return complex_field || !imaginary.empty(); }
 };
 
+/// The largest sizes a file may declare, checked on its size line before anything is allocated
+/// (read_csr sets them from its Ordinal and Offset). The reader also refuses a size line whose
+/// CSR row offsets alone would not fit in this machine's memory.
+struct MatrixMarketLimits {
+  int64_t max_rows = std::numeric_limits<int64_t>::max() - 1;  ///< and columns
+  int64_t max_entries = std::numeric_limits<int64_t>::max();   ///< declared entries
+  std::string index_type = "int64_t";                          ///< named in the error
+  std::string offset_type = "int64_t";
+
+  /// The limits of a CsrMatrix<Scalar, Ordinal, Offset>.
+  template <class Ordinal, class Offset>
+  static MatrixMarketLimits for_types() {
+    MatrixMarketLimits l;
+    l.max_rows = int64_t(std::min<unsigned long long>(std::numeric_limits<Ordinal>::max(),
+                                                      std::numeric_limits<int64_t>::max() - 1));
+    l.max_entries = int64_t(std::min<unsigned long long>(std::numeric_limits<Offset>::max(),
+                                                         std::numeric_limits<int64_t>::max()));
+    l.index_type = type_name<Ordinal>();
+    l.offset_type = type_name<Offset>();
+    return l;
+  }
+
+ private:
+  template <class T>
+  static std::string type_name() {
+    const std::string sign = std::is_signed<T>::value ? "int" : "uint";
+    return sign + std::to_string(8 * sizeof(T)) + "_t";
+  }
+};
+
 /// Reads a Matrix Market `coordinate` file with field real, double, integer, pattern or complex
 /// and symmetry general, symmetric, skew-symmetric or hermitian (complex only: a_ji =
 /// conj(a_ij), diagonal real). Symmetric files must store one triangle (the lower, as the
-/// format specifies). Throws MatrixMarketError for anything else.
-HostCsr read_matrix_market(const std::string& path);
+/// format specifies). Throws MatrixMarketError for anything else, and for a size line beyond
+/// `limits` or beyond this machine's memory, before allocating for it.
+HostCsr read_matrix_market(const std::string& path, const MatrixMarketLimits& limits = MatrixMarketLimits());
 /// As above, from a stream; `name` is used in error messages.
-HostCsr read_matrix_market(std::istream& in, const std::string& name);
+HostCsr read_matrix_market(std::istream& in, const std::string& name,
+                           const MatrixMarketLimits& limits = MatrixMarketLimits());
 
 /// Writes `coordinate real general` (`complex general` for a complex matrix) with 17
 /// significant digits (exact for double and float).
@@ -145,11 +179,14 @@ HostCsr to_host(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
   return h;
 }
 
-/// Reads a Matrix Market file (see read_matrix_market) straight into a CsrMatrix on Device.
+/// Reads a Matrix Market file (see read_matrix_market) straight into a CsrMatrix on Device; a
+/// size line that Ordinal or Offset cannot hold is a MatrixMarketError naming the type, raised
+/// before anything is allocated.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 CsrMatrix<Scalar, Ordinal, Offset, Device> read_csr(const std::string& path) {
-  return to_device<Scalar, Ordinal, Offset, Device>(read_matrix_market(path));
+  return to_device<Scalar, Ordinal, Offset, Device>(
+      read_matrix_market(path, MatrixMarketLimits::for_types<Ordinal, Offset>()));
 }
 
 /// Writes A as `coordinate real general` (`complex general` for a complex Scalar).
