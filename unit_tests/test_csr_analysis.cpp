@@ -418,6 +418,43 @@ TYPED_TEST(CsrAnalysisTest, ValuesChangeStructureKept) {
   EXPECT_EQ(kept_analysis<TypeParam>(A), analysis);
 }
 
+// The partition kept with the matrix follows a new values View, and the last copy of the matrix
+// frees its Views: nothing kept in the cache holds the cache (a cycle once kept every matrix
+// that met the balanced kernel alive until exit).
+TYPED_TEST(CsrAnalysisTest, KeptPartitionFollowsNewValuesAndFreesTheMatrix) {
+  using Device = DeviceOf<TypeParam>;
+  using Matrix = kspmv::CsrMatrix<double, int, int, Device>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h = rows_of(3000, 2000, 7, 1500, rng);
+  const auto x_host = random_vector(h.num_cols, rng);
+  auto x = to_device_vector<double, Device>(x_host, "x");
+  Kokkos::View<double*, Device> y("y", h.num_rows);
+  typename Matrix::values_type first_values, second_values;
+  kspmv::SpmvOptions balanced;
+  balanced.algorithm = kspmv::Algorithm::csr_balanced;
+  {
+    Matrix A = kspmv::to_device<double, int, int, Device>(h);
+    first_values = A.values;
+    kspmv::spmv(TypeParam(), "N", 1.0, A, x, 0.0, y, balanced);
+    ASSERT_TRUE(matches_reference(to_std_vector(y), reference_spmv(1.0, h, x_host, 0.0, std::vector<double>(y.extent(0)))));
+    kspmv::spmv(TypeParam(), "T", 1.0, A, y, 0.0, x);  // mode T's entries kernel keeps a partition too
+    // Another values View on the same structure: the kept partition must use it.
+    kspmv::HostCsr scaled = h;
+    for (auto& v : scaled.values) v = 2.0 * v + 0.5;
+    second_values = to_device_vector<double, Device>(scaled.values, "second_values");
+    A.values = second_values;
+    x = to_device_vector<double, Device>(x_host, "x");
+    kspmv::spmv(TypeParam(), "N", 1.0, A, x, 0.0, y, balanced);
+    EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(1.0, scaled, x_host, 0.0, std::vector<double>(y.extent(0)))));
+    kspmv::spmv(1.0, A, x, 0.0, y);  // and the automatic call
+    EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(1.0, scaled, x_host, 0.0, std::vector<double>(y.extent(0)))));
+    EXPECT_TRUE(kept_analysis<TypeParam>(A) != nullptr);
+  }
+  // The matrix is gone: this test's handles are the only ones left.
+  EXPECT_EQ(first_values.use_count(), 1);
+  EXPECT_EQ(second_values.use_count(), 1);
+}
+
 TYPED_TEST(CsrAnalysisTest, CopiesShareTheAnalysis) {
   using Device = DeviceOf<TypeParam>;
   using Matrix = kspmv::CsrMatrix<double, int, int, Device>;

@@ -125,6 +125,15 @@ class CsrMatrix {
   /// Where the analysis of the automatic spmv is kept (see the class comment); shared by copies.
   impl::AnalysisCache& impl_analysis_cache() const { return *m_analysis; }
 
+  /// A copy sharing the Views but with an empty analysis cache of its own: what the cache itself
+  /// keeps, since a copy sharing the cache would keep the cache, and with it the Views, alive
+  /// after the last of the user's copies is gone.
+  CsrMatrix impl_without_analysis() const {
+    CsrMatrix copy(*this);
+    copy.m_analysis = std::make_shared<impl::AnalysisCache>();
+    return copy;
+  }
+
   /// Checks the invariants on the data itself (copies it to the host): row_offsets[0] == 0,
   /// offsets non-decreasing, row_offsets[num_rows] == nnz, every column index in
   /// [0, num_cols). Throws std::invalid_argument naming the first violation.

@@ -64,7 +64,7 @@ class CsrAnalysis {
               std::unique_ptr<balanced_type> partition)
       : structure(s), choice(c), m_offsets(A.row_offsets.data()), m_indices(A.col_indices.data()),
         m_rows(A.num_rows()), m_cols(A.num_cols()), m_nnz(int64_t(A.nnz())) {
-    if (partition) m_balanced.emplace_back(instance_key(space), std::move(partition));
+    if (partition) m_balanced.emplace_back(instance_key(space), kept(std::move(partition)));
   }
 
   /// Whether this analysis was made for A's present Views and sizes (values may differ).
@@ -79,17 +79,21 @@ class CsrAnalysis {
     const void* instance = instance_key(space);
     std::lock_guard<std::mutex> lock(m_mutex);
     if (m_balanced.empty()) {
-      m_balanced.emplace_back(instance, std::make_unique<balanced_type>(balanced_from_csr(space, A)));
+      m_balanced.emplace_back(instance, kept(std::make_unique<balanced_type>(balanced_from_csr(space, A))));
       return *m_balanced.back().second;
     }
-    for (const auto& b : m_balanced)
-      if (b.first == instance) return *b.second;
+    for (const auto& b : m_balanced) {
+      if (b.first != instance) continue;
+      // describes() does not look at the values: A may have been given a new values View since.
+      b.second->csr.values = A.values;
+      return *b.second;
+    }
     // Another instance: the partition, built on the first instance's stream, must be complete
     // before this one reads it (a first call on a new instance may wait).
     Kokkos::fence();
     const balanced_type& first = *m_balanced.front().second;
-    m_balanced.emplace_back(instance, std::make_unique<balanced_type>(A, first.entries_per_block(), first.lanes(),
-                                                                      first.block_first_row));
+    m_balanced.emplace_back(instance, kept(std::make_unique<balanced_type>(A, first.entries_per_block(), first.lanes(),
+                                                                           first.block_first_row)));
     return *m_balanced.back().second;
   }
 
@@ -108,6 +112,13 @@ class CsrAnalysis {
   // A stream is the unit of ordering on GPUs; host instances cannot be told apart, and the host
   // kernel chosen automatically needs no workspace.
   static const void* instance_key(const ExecSpace& space) { return native_stream(space); }
+
+  // A partition as the cache keeps it: its copy of A must not share A's cache, which holds this
+  // analysis (a cycle of shared pointers that would never free A's Views).
+  static std::unique_ptr<balanced_type> kept(std::unique_ptr<balanced_type> b) {
+    b->csr = b->csr.impl_without_analysis();
+    return b;
+  }
 
   const void* m_offsets;
   const void* m_indices;
