@@ -30,6 +30,9 @@
 namespace kspmv_test {
 using Backends = ::testing::Types<KSPMV_TEST_CUDA KSPMV_TEST_HIP KSPMV_TEST_OPENMP KSPMV_TEST_HOST>;
 
+// The argument-check tests run on the default backend only: the checks come before any kernel.
+using DefaultDevice = Kokkos::DefaultExecutionSpace::device_type;
+
 template <class ExecSpace>
 using DeviceOf = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
 

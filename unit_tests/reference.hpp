@@ -13,9 +13,11 @@
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 namespace kspmv_test {
@@ -240,6 +242,40 @@ inline kspmv::HostCsr random_csr(const RandomShape& s, std::mt19937_64& rng) {
     }
   }
   return A;
+}
+
+// A zero-filled View of n entries on the default device, for the constructors' argument checks.
+template <class T>
+Kokkos::View<T*, Kokkos::DefaultExecutionSpace::device_type> zeros(size_t n) {
+  return Kokkos::View<T*, Kokkos::DefaultExecutionSpace::device_type>("zeros", n);
+}
+
+// The argument-check tests (on the model of rocSPARSE's testing_*_bad_arg): whether call()
+// throws exactly E, not a type derived from it, with a what() containing `needle`, which names
+// the problem. Used as EXPECT_TRUE(throws_with<std::invalid_argument>([&] { ... }, "...")), one
+// assertion per invalid argument, so that a failure points at its line.
+template <class E, class Call>
+::testing::AssertionResult throws_with(const Call& call, const std::string& needle) {
+  try {
+    call();
+  } catch (const E& e) {
+    const std::string what = e.what();
+    if (typeid(e) != typeid(E)) {
+      return ::testing::AssertionFailure() << "threw " << typeid(e).name() << ", a type derived from "
+                                           << typeid(E).name() << ": " << what;
+    }
+    if (what.find(needle) == std::string::npos) {
+      return ::testing::AssertionFailure() << "the message \"" << what << "\" lacks \"" << needle << "\"";
+    }
+    return ::testing::AssertionSuccess();
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "threw " << typeid(e).name() << ", not " << typeid(E).name() << ": "
+                                         << e.what();
+  } catch (...) {
+    return ::testing::AssertionFailure() << "threw something not derived from std::exception";
+  }
+  return ::testing::AssertionFailure() << "no exception (expected " << typeid(E).name() << " with \"" << needle
+                                       << "\")";
 }
 
 }  // namespace kspmv_test
