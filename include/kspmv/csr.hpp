@@ -89,11 +89,22 @@ class CsrMatrix {
       : CsrMatrix(kk.numRows(), kk.numCols(), kk.graph.row_map, kk.graph.entries, kk.values) {}
 
   /// Copies a CSR matrix given as host arrays (row_offsets: num_rows + 1 entries,
-  /// col_indices and values: row_offsets[num_rows] entries) into new Views on Device.
+  /// col_indices and values: row_offsets[num_rows] entries) into new Views on Device; a null
+  /// host_offsets is num_rows empty rows. The arrays are checked on the host first, as
+  /// validate() checks a matrix's Views, before anything is allocated: throws
+  /// std::invalid_argument for a negative size, a null host_indices or host_values with entries,
+  /// row_offsets not starting at 0 or decreasing, or a column index outside [0, num_cols).
   static CsrMatrix from_host(Ordinal num_rows, Ordinal num_cols, const Offset* host_offsets,
                              const Ordinal* host_indices, const Scalar* host_values) {
-    if (num_rows < 0 || num_cols < 0) throw std::invalid_argument(size_message("negative size", num_rows, num_cols));
+    const std::string who = "kspmv::CsrMatrix::from_host";
+    if (num_rows < 0 || num_cols < 0) throw std::invalid_argument(size_message(who, "negative size", num_rows, num_cols));
     const Offset nnz = host_offsets ? host_offsets[num_rows] : Offset(0);
+    if (host_offsets) check_offsets(who, num_rows, num_cols, host_offsets);  // then nnz >= 0
+    if (nnz > Offset(0) && (host_indices == nullptr || host_values == nullptr)) {
+      throw std::invalid_argument(size_message(who, "row_offsets[num_rows] is " + std::to_string(nnz) +
+                                                        " but host_indices or host_values is null", num_rows, num_cols));
+    }
+    if (host_offsets) check_indices(who, num_rows, num_cols, host_offsets, host_indices);
     using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
     Kokkos::View<Offset*, Device> offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr::row_offsets"),
                                           static_cast<size_t>(num_rows) + 1);
@@ -145,26 +156,12 @@ class CsrMatrix {
     }
     auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_offsets);
     auto indices = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), col_indices);
-    if (offsets(0) != 0) throw std::invalid_argument(message("row_offsets[0] is " + std::to_string(offsets(0)) + ", not 0"));
-    for (Ordinal i = 0; i < m_num_rows; ++i) {
-      if (offsets(i + 1) < offsets(i)) {
-        throw std::invalid_argument(message("row_offsets decrease at row " + std::to_string(i) + " (" +
-                                            std::to_string(offsets(i)) + " then " + std::to_string(offsets(i + 1)) + ")"));
-      }
-    }
     if (static_cast<Offset>(offsets(m_num_rows)) != nnz()) {
       throw std::invalid_argument(message("row_offsets[num_rows] is " + std::to_string(offsets(m_num_rows)) +
                                           " but there are " + std::to_string(nnz()) + " column indices"));
     }
-    for (Ordinal i = 0; i < m_num_rows; ++i) {
-      for (Offset k = offsets(i); k < offsets(i + 1); ++k) {
-        if (indices(k) < 0 || indices(k) >= m_num_cols) {
-          throw std::invalid_argument(message("column index " + std::to_string(indices(k)) + " in row " +
-                                              std::to_string(i) + " (entry " + std::to_string(k) +
-                                              ") is out of range [0, " + std::to_string(m_num_cols) + ")"));
-        }
-      }
-    }
+    check_offsets("kspmv::CsrMatrix", m_num_rows, m_num_cols, offsets.data());
+    check_indices("kspmv::CsrMatrix", m_num_rows, m_num_cols, offsets.data(), indices.data());
   }
 
  private:
@@ -173,12 +170,40 @@ class CsrMatrix {
   // Created with the matrix, so that copies made before the first spmv share it too.
   std::shared_ptr<impl::AnalysisCache> m_analysis = std::make_shared<impl::AnalysisCache>();
 
-  static std::string size_message(const std::string& what, Ordinal m, Ordinal n) {
+  static std::string size_message(const std::string& who, const std::string& what, Ordinal m, Ordinal n) {
     std::ostringstream s;
-    s << "kspmv::CsrMatrix: " << what << " (" << m << " x " << n << ")";
+    s << who << ": " << what << " (" << m << " x " << n << ")";
     return s.str();
   }
-  std::string message(const std::string& what) const { return size_message(what, m_num_rows, m_num_cols); }
+  std::string message(const std::string& what) const {
+    return size_message("kspmv::CsrMatrix", what, m_num_rows, m_num_cols);
+  }
+
+  // The invariants on host copies of the arrays (validate) or the caller's host arrays
+  // (from_host), `who` naming the function in the message: offsets from 0, never decreasing;
+  // then, over offsets that passed, every column index in [0, n).
+  static void check_offsets(const std::string& who, Ordinal m, Ordinal n, const Offset* offsets) {
+    if (offsets[0] != 0) fail_contents(who, m, n, "row_offsets[0] is " + std::to_string(offsets[0]) + ", not 0");
+    for (Ordinal i = 0; i < m; ++i) {
+      if (offsets[i + 1] < offsets[i]) {
+        fail_contents(who, m, n, "row_offsets decrease at row " + std::to_string(i) + " (" + std::to_string(offsets[i]) +
+                                     " then " + std::to_string(offsets[i + 1]) + ")");
+      }
+    }
+  }
+  static void check_indices(const std::string& who, Ordinal m, Ordinal n, const Offset* offsets, const Ordinal* indices) {
+    for (Ordinal i = 0; i < m; ++i) {
+      for (Offset k = offsets[i]; k < offsets[i + 1]; ++k) {
+        if (indices[k] < 0 || indices[k] >= n) {
+          fail_contents(who, m, n, "column index " + std::to_string(indices[k]) + " in row " + std::to_string(i) +
+                                       " (entry " + std::to_string(k) + ") is out of range [0, " + std::to_string(n) + ")");
+        }
+      }
+    }
+  }
+  [[noreturn]] static void fail_contents(const std::string& who, Ordinal m, Ordinal n, const std::string& what) {
+    throw std::invalid_argument(size_message(who, what, m, n));
+  }
 
   void check_extents() const {
     if (m_num_rows < 0 || m_num_cols < 0) throw std::invalid_argument(message("negative size"));
