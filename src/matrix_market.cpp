@@ -272,6 +272,38 @@ class Parser {
   }
 };
 
+// The writer walks the rows by their offsets into the other arrays: a HostCsr whose arrays
+// disagree would be read past their ends, so it is refused before a line is written.
+void check_writable(const HostCsr& m) {
+  const auto fail = [](const std::string& what) { throw std::invalid_argument("kspmv::write_matrix_market: " + what); };
+  const std::string shape = "HostCsr of " + std::to_string(m.num_rows) + " x " + std::to_string(m.num_cols);
+  const size_t nnz = m.col_indices.size();
+  if (m.num_rows < 0 || m.num_cols < 0) fail(shape + ": negative size");
+  if (m.row_offsets.size() != static_cast<size_t>(m.num_rows) + 1) {
+    fail(shape + " has " + std::to_string(m.row_offsets.size()) + " row offsets (needs num_rows + 1)");
+  }
+  if (m.row_offsets.front() != 0 || m.row_offsets.back() != static_cast<int64_t>(nnz)) {
+    fail(shape + ": row offsets run from " + std::to_string(m.row_offsets.front()) + " to " +
+         std::to_string(m.row_offsets.back()) + ", not from 0 to the " + std::to_string(nnz) + " column indices");
+  }
+  for (size_t i = 0; i + 1 < m.row_offsets.size(); ++i) {
+    if (m.row_offsets[i + 1] < m.row_offsets[i]) fail(shape + ": row offsets decrease at row " + std::to_string(i));
+  }
+  if (m.values.size() != nnz) {
+    fail(shape + " has " + std::to_string(nnz) + " column indices but " + std::to_string(m.values.size()) + " values");
+  }
+  if (m.is_complex() && m.imaginary.size() != m.values.size()) {
+    fail("a complex HostCsr has " + std::to_string(m.values.size()) + " values but " +
+         std::to_string(m.imaginary.size()) + " imaginary parts");
+  }
+  for (size_t k = 0; k < nnz; ++k) {
+    if (m.col_indices[k] < 0 || m.col_indices[k] >= m.num_cols) {
+      fail(shape + ": column index " + std::to_string(m.col_indices[k]) + " (entry " + std::to_string(k) +
+           ") is out of range [0, " + std::to_string(m.num_cols) + ")");
+    }
+  }
+}
+
 }  // namespace
 
 HostCsr read_matrix_market(std::istream& in, const std::string& name, const MatrixMarketLimits& limits) {
@@ -285,11 +317,8 @@ HostCsr read_matrix_market(const std::string& path, const MatrixMarketLimits& li
 }
 
 void write_matrix_market(std::ostream& out, const HostCsr& m) {
+  check_writable(m);
   const bool complex = m.is_complex();
-  if (complex && m.imaginary.size() != m.values.size()) {
-    throw std::invalid_argument("kspmv::write_matrix_market: a complex HostCsr has " + std::to_string(m.values.size()) +
-                                " values but " + std::to_string(m.imaginary.size()) + " imaginary parts");
-  }
   out << "%%MatrixMarket matrix coordinate " << (complex ? "complex" : "real") << " general\n";
   out << "% written by kspmv\n";
   out << m.num_rows << ' ' << m.num_cols << ' ' << m.col_indices.size() << '\n';
@@ -304,6 +333,7 @@ void write_matrix_market(std::ostream& out, const HostCsr& m) {
 }
 
 void write_matrix_market(const std::string& path, const HostCsr& m) {
+  check_writable(m);  // before the file is created
   std::ofstream out(path);
   if (!out) throw std::runtime_error("kspmv: cannot open '" + path + "' for writing");
   write_matrix_market(out, m);

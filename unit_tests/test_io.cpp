@@ -262,7 +262,21 @@ TEST(MatrixMarket, WriteThenReadIsExact) {
   EXPECT_EQ(C.imaginary, A.imaginary);
   A.imaginary.pop_back();
   std::stringstream bad;
-  EXPECT_THROW(kspmv::write_matrix_market(bad, A), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::write_matrix_market(bad, A); },
+                                                 "kspmv::write_matrix_market: a complex HostCsr has " +
+                                                     std::to_string(A.values.size()) + " values but " +
+                                                     std::to_string(A.imaginary.size()) + " imaginary parts"));
+  EXPECT_EQ(bad.str(), "");  // refused before the header
+}
+
+// 2 x 2 with one entry a row.
+kspmv::HostCsr two_by_two() {
+  kspmv::HostCsr h;
+  h.num_rows = h.num_cols = 2;
+  h.row_offsets = {0, 1, 2};
+  h.col_indices = {0, 1};
+  h.values = {1.0, 2.0};
+  return h;
 }
 
 template <class ExecSpace>
@@ -296,11 +310,7 @@ TYPED_TEST(MatrixMarketDevice, InconsistentHostArraysAreRejected) {
       EXPECT_NE(std::string(e.what()).find("row offsets"), std::string::npos) << e.what();
     }
   };
-  kspmv::HostCsr h;  // 2 x 2 with one entry a row
-  h.num_rows = h.num_cols = 2;
-  h.row_offsets = {0, 1, 2};
-  h.col_indices = {0, 1};
-  h.values = {1.0, 2.0};
+  const kspmv::HostCsr h = two_by_two();
   EXPECT_NO_THROW((kspmv::to_device<double, int, int, Device>(h)));
   kspmv::HostCsr extra_zero = h;  // a leading 0 pushed onto the default {0}
   extra_zero.row_offsets = {0, 0, 1, 2};
@@ -364,7 +374,92 @@ TYPED_TEST(MatrixMarketDevice, IndexTypeOverflowIsReported) {
   h.num_rows = 1;
   h.num_cols = int64_t(1) << 40;
   h.row_offsets = {0, 0};
-  EXPECT_THROW((kspmv::to_device<double, int, int, Device>(h)), std::overflow_error);
+  EXPECT_TRUE(throws_with<std::overflow_error>([&] { kspmv::to_device<double, int, int, Device>(h); },
+                                               "kspmv: num_cols = 1099511627776 does not fit in the requested index type"));
+}
+
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// io.hpp: one assertion per invalid argument, exact exception type and message. Already covered
+// above: every malformed file (MatrixMarketError with its line), a missing file
+// (MissingFileNamesIt), sizes beyond the requested types, a complex HostCsr's imaginary parts
+// (WriteThenReadIsExact), to_device's array sizes, complex into a real Scalar and a size beyond
+// Ordinal. to_host takes any CsrMatrix. Default backend only.
+const std::string unwritable = "/nonexistent/kspmv_bad_arg.mtx";
+
+TEST(IoBadArgument, ReadCsrOfAMissingFile) {
+  EXPECT_TRUE(throws_with<kspmv::MatrixMarketError>([&] { kspmv::read_csr<double, int, int, DefaultDevice>(unwritable); },
+                                                    unwritable + ":0: cannot open file"));
+}
+
+TEST(IoBadArgument, WriteToAPathThatCannotBeOpened) {
+  EXPECT_TRUE(throws_with<std::runtime_error>([&] { kspmv::write_matrix_market(unwritable, two_by_two()); },
+                                              "kspmv: cannot open '" + unwritable + "' for writing"))
+      << "HostCsr";
+  const auto A = kspmv::to_device<double, int, int, DefaultDevice>(two_by_two());
+  EXPECT_TRUE(throws_with<std::runtime_error>([&] { kspmv::write_matrix_market(unwritable, A); },
+                                              "kspmv: cannot open '" + unwritable + "' for writing"))
+      << "CsrMatrix";
+}
+
+// A HostCsr whose arrays disagree would have the writer read past them: refused before a line.
+TEST(IoBadArgument, WriteAnInconsistentHostCsr) {
+  struct Case {
+    const char* what;
+    void (*breaks)(kspmv::HostCsr&);
+    const char* needle;
+  };
+  const Case cases[] = {
+      {"negative size", [](kspmv::HostCsr& h) { h.num_cols = -2; }, "HostCsr of 2 x -2: negative size"},
+      {"an offset too many", [](kspmv::HostCsr& h) { h.row_offsets = {0, 0, 1, 2}; },
+       "HostCsr of 2 x 2 has 4 row offsets (needs num_rows + 1)"},
+      {"offsets short of the indices", [](kspmv::HostCsr& h) { h.row_offsets = {0, 1, 1}; },
+       "HostCsr of 2 x 2: row offsets run from 0 to 1, not from 0 to the 2 column indices"},
+      {"decreasing offsets", [](kspmv::HostCsr& h) { h.row_offsets = {0, 3, 2}; },
+       "HostCsr of 2 x 2: row offsets decrease at row 1"},  // the middle one runs past the indices
+      {"a value short", [](kspmv::HostCsr& h) { h.values.pop_back(); }, "HostCsr of 2 x 2 has 2 column indices but 1 values"},
+      {"a column past the last", [](kspmv::HostCsr& h) { h.col_indices[1] = 2; },
+       "HostCsr of 2 x 2: column index 2 (entry 1) is out of range [0, 2)"},
+  };
+  for (const Case& c : cases) {
+    kspmv::HostCsr h = two_by_two();
+    c.breaks(h);
+    std::stringstream out;
+    EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::write_matrix_market(out, h); },
+                                                   std::string("kspmv::write_matrix_market: ") + c.needle))
+        << c.what;
+    EXPECT_EQ(out.str(), "") << c.what;
+  }
+}
+
+TEST(IoBadArgument, ToDeviceNegativeSize) {
+  kspmv::HostCsr h;
+  h.num_rows = -1;
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::to_device<double, int, int, DefaultDevice>(h); },
+                                                 "kspmv::to_device: HostCsr of -1 x 0 has 1 row offsets"));
+}
+
+TEST(IoBadArgument, ToDeviceNnzBeyondTheOffsetType) {
+  kspmv::HostCsr h;
+  h.num_rows = h.num_cols = 1;
+  h.row_offsets = {0, 40000};
+  h.col_indices.assign(40000, 0);
+  h.values.assign(40000, 1.0);
+  EXPECT_TRUE(throws_with<std::overflow_error>([&] { kspmv::to_device<double, int, short, DefaultDevice>(h); },
+                                               "kspmv: nnz = 40000 does not fit in the requested index type"));
+}
+
+// Offsets and indices are CsrMatrix::from_host's to check (test_csr.cpp has every case).
+TEST(IoBadArgument, ToDeviceContents) {
+  kspmv::HostCsr decreasing = two_by_two();
+  decreasing.row_offsets = {0, 3, 2};
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::to_device<double, int, int, DefaultDevice>(decreasing); },
+                                                 "kspmv::CsrMatrix::from_host: row_offsets decrease at row 1 (3 then 2)"))
+      << "decreasing offsets";
+  kspmv::HostCsr column = two_by_two();
+  column.col_indices[0] = 5;
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::to_device<double, int, int, DefaultDevice>(column); },
+                                                 "kspmv::CsrMatrix::from_host: column index 5 in row 0 (entry 0) is out of range [0, 2)"))
+      << "column out of range";
 }
 
 }  // namespace

@@ -88,7 +88,11 @@ HostCsr read_matrix_market(std::istream& in, const std::string& name,
                            const MatrixMarketLimits& limits = MatrixMarketLimits());
 
 /// Writes `coordinate real general` (`complex general` for a complex matrix) with 17
-/// significant digits (exact for double and float).
+/// significant digits (exact for double and float). Throws std::invalid_argument, before writing
+/// anything, if the arrays disagree (num_rows + 1 row offsets from 0 to the number of column
+/// indices, never decreasing; one value per index; one imaginary part per value if complex) or
+/// an index lies outside [0, num_cols), and std::runtime_error if `path` cannot be opened or
+/// written.
 void write_matrix_market(const std::string& path, const HostCsr& matrix);
 void write_matrix_market(std::ostream& out, const HostCsr& matrix);
 
@@ -107,8 +111,8 @@ void check_fits(int64_t value, const char* what) {
 /// std::invalid_argument if the arrays' sizes disagree (row_offsets must hold num_rows + 1
 /// entries, the last one the number of column indices, one value per index, and, if h is
 /// complex, one imaginary part per value) or if h is complex and Scalar is not (a complex Scalar takes a real h,
-/// imaginary parts 0), and std::overflow_error if a size does not fit in Ordinal or Offset; the
-/// CsrMatrix then checks the offsets and indices themselves.
+/// imaginary parts 0), and std::overflow_error if a size does not fit in Ordinal or Offset;
+/// CsrMatrix::from_host then checks the offsets and indices themselves (std::invalid_argument).
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 CsrMatrix<Scalar, Ordinal, Offset, Device> to_device(const HostCsr& h) {
@@ -189,7 +193,8 @@ CsrMatrix<Scalar, Ordinal, Offset, Device> read_csr(const std::string& path) {
       read_matrix_market(path, MatrixMarketLimits::for_types<Ordinal, Offset>()));
 }
 
-/// Writes A as `coordinate real general` (`complex general` for a complex Scalar).
+/// Writes A as `coordinate real general` (`complex general` for a complex Scalar); throws
+/// std::runtime_error if `path` cannot be opened or written.
 template <class Scalar, class Ordinal, class Offset, class Device>
 void write_matrix_market(const std::string& path, const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
   write_matrix_market(path, to_host(A));
