@@ -92,8 +92,32 @@ TYPED_TEST(BlockedEll, StoredSlotsBeyondTheOffsetTypeAreRefused) {
 TYPED_TEST(BlockedEll, BadOptionsThrow) {
   using Device = DeviceOf<TypeParam>;
   const auto csr = kspmv::to_device<double, int, int, Device>(golden_5x5());
-  EXPECT_THROW(kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(-1, 1)), std::invalid_argument);
-  EXPECT_THROW(kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(4, 0)), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(-1, 1)); },
+                                                 "kspmv::convert: ConvertOptions::slice_height = -1 is negative"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::convert<kspmv::BlockedEllMatrix>(csr, slices(4, 0)); },
+                                                 "kspmv::convert: ConvertOptions::sigma = 0 must be at least 1"));
+}
+
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The wrapping constructor: 5 rows in slices of 2 (3 slices, 4 offsets), 4 slots. The options:
+// BadOptionsThrow above and test_convert.cpp. Default backend.
+TEST(BlockedEllBadArgument, Constructor) {
+  using BlockedEll = kspmv::BlockedEllMatrix<double, int, int, DefaultDevice>;
+  const auto refuses = [](const std::function<void()>& make, const std::string& needle) {
+    return throws_with<std::invalid_argument>(make, "kspmv::BlockedEllMatrix (5 x 5): " + needle);
+  };
+  const auto offsets = zeros<int>(4), indices = zeros<int>(4), lengths = zeros<int>(5), none = zeros<int>(0);
+  const auto values = zeros<double>(4);
+  EXPECT_TRUE(refuses([&] { BlockedEll(5, 5, 0, 0, offsets, indices, values, lengths, none); },
+                      "slice_height must be positive"));
+  EXPECT_TRUE(refuses([&] { BlockedEll(5, 5, 2, 0, zeros<int>(3), indices, values, lengths, none); },
+                      "slice_offsets has 3 entries, expected 4"));
+  EXPECT_TRUE(refuses([&] { BlockedEll(5, 5, 2, 0, offsets, indices, zeros<double>(3), lengths, none); },
+                      "col_indices and values differ in length"));
+  EXPECT_TRUE(refuses([&] { BlockedEll(5, 5, 2, 0, offsets, indices, values, zeros<int>(4), none); },
+                      "row_lengths has 4 entries, expected 5"));
+  EXPECT_TRUE(refuses([&] { BlockedEll(5, 5, 2, 0, offsets, indices, values, lengths, zeros<int>(2)); },
+                      "permutation has 2 entries, expected 5"));
 }
 
 }  // namespace

@@ -57,5 +57,32 @@ TYPED_TEST(Convert, SizesAndNnzSurvive) {
   EXPECT_EQ(kspmv::to_csr(H).nnz(), 173670u);
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// kspmv::convert's options, one field out of range at a time: std::invalid_argument naming the
+// field, whichever format the options go to (ELLPACK here, though only max_fill_ratio is its).
+// The limits a matrix exceeds are tested with their formats (test_ell, test_blocked_ell,
+// test_dia, test_csr16). to_csr takes any matrix of a kspmv format. Default backend only.
+TEST(ConvertBadArgument, OptionsOutOfRange) {
+  const auto A = kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5());
+  struct Case {
+    void (*breaks)(kspmv::ConvertOptions&);
+    const char* needle;
+  };
+  const Case cases[] = {
+      {[](kspmv::ConvertOptions& o) { o.slice_height = -8; }, "ConvertOptions::slice_height = -8 is negative"},
+      {[](kspmv::ConvertOptions& o) { o.sigma = 0; }, "ConvertOptions::sigma = 0 must be at least 1"},
+      {[](kspmv::ConvertOptions& o) { o.hyb_width = -2; }, "ConvertOptions::hyb_width = -2 must be -1 (automatic) or at least 0"},
+      {[](kspmv::ConvertOptions& o) { o.max_fill_ratio = 0; }, "ConvertOptions::max_fill_ratio = 0.000000 must be positive"},
+      {[](kspmv::ConvertOptions& o) { o.max_fill_ratio = std::nan(""); }, "ConvertOptions::max_fill_ratio = nan must be positive"},
+      {[](kspmv::ConvertOptions& o) { o.max_diagonals = -1; }, "ConvertOptions::max_diagonals = -1 is negative"},
+  };
+  for (const Case& c : cases) {
+    kspmv::ConvertOptions o;
+    c.breaks(o);
+    EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::convert<kspmv::EllMatrix>(A, o); },
+                                                   std::string("kspmv::convert: ") + c.needle));
+  }
+}
+
 }  // namespace
 }  // namespace kspmv_test

@@ -49,8 +49,9 @@ TYPED_TEST(Dia, RefusesTooManyDiagonalsOrTooMuchFill) {
   }
   kspmv::ConvertOptions few;
   few.max_diagonals = 5;
-  EXPECT_THROW(kspmv::convert<kspmv::DiaMatrix>(kspmv::poisson_3d<double, int, int, Device>(4, 4, 4, 7), few),
-               std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>(
+      [&] { kspmv::convert<kspmv::DiaMatrix>(kspmv::poisson_3d<double, int, int, Device>(4, 4, 4, 7), few); },
+      "kspmv::convert<DiaMatrix>: more occupied diagonals than max_diagonals 5"));
   kspmv::ConvertOptions tight;
   tight.max_fill_ratio = 1.0;  // boundary rows leave stored zeros: fill > 1
   try {
@@ -136,6 +137,20 @@ TYPED_TEST(Dia, RectangularBanded) {
   const auto y0 = random_vector(50, rng);
   EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::DiaMatrix>(h, 2.0, x, -1.0, y0, {})));
   EXPECT_TRUE((check_round_trip<TypeParam, kspmv::DiaMatrix>(h)));
+}
+
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The wrapping constructor: 3 rows, 2 diagonals (6 slots). The conversion's limits:
+// RefusesTooManyDiagonalsOrTooMuchFill. Default backend.
+TEST(DiaBadArgument, Constructor) {
+  using Dia = kspmv::DiaMatrix<double, int, int, DefaultDevice>;
+  const auto offsets = zeros<int>(2);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Dia(3, -3, 0, offsets, zeros<double>(6)); },
+                                                 "kspmv::DiaMatrix (3 x -3): negative size"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Dia(3, 3, -4, offsets, zeros<double>(6)); },
+                                                 "kspmv::DiaMatrix (3 x 3): negative nnz"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Dia(3, 3, 4, offsets, zeros<double>(5)); },
+                                                 "kspmv::DiaMatrix (3 x 3): values has 5 entries, expected 6"));
 }
 
 }  // namespace

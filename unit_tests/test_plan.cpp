@@ -304,5 +304,36 @@ TYPED_TEST(PlanTest, EmptyMatrices) {
   EXPECT_TRUE((check_plan<TypeParam, int, int>(no_entries, kspmv::PlanOptions(), 1.0, 0.0, true, rng)));
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// kspmv::Plan: its options, one field out of range at a time, refused before any analysis; apply()
+// checks x and y as kspmv::spmv does. Default backend only.
+using DefaultPlan = kspmv::Plan<double, int, int, DefaultDevice>;
+
+TEST(PlanBadArgument, OptionsOutOfRange) {
+  const auto A = kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5());
+  const auto refuses = [&](const kspmv::PlanOptions& o, const std::string& needle) {
+    return throws_with<std::invalid_argument>([&] { DefaultPlan plan(A, o); }, "kspmv::Plan: PlanOptions::" + needle);
+  };
+  kspmv::PlanOptions uses, timed, small, convert;
+  uses.expected_uses = -1;
+  timed.timed_candidates = -2;
+  small.small_matrix_bytes = std::nan("");
+  convert.convert.max_diagonals = -3;
+  EXPECT_TRUE(refuses(uses, "expected_uses = -1 is negative"));
+  EXPECT_TRUE(refuses(timed, "timed_candidates = -2 is negative"));
+  EXPECT_TRUE(refuses(small, "small_matrix_bytes = nan must be 0 or more"));
+  // Each conversion would refuse the options, and the plan fall back to CSR without a word.
+  EXPECT_TRUE(refuses(convert, "convert: ConvertOptions::max_diagonals = -3 is negative"));
+}
+
+TEST(PlanBadArgument, ApplyChecksTheVectors) {
+  const DefaultPlan plan(kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5()));
+  Kokkos::View<double*, DefaultDevice> x("x", 5), y("y", 5), short_x("x", 4), long_y("y", 6);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { plan.apply(1.0, short_x, 0.0, y); },
+                                                 "kspmv::spmv: dimension mismatch: A is 5 x 5, x has 4 entries (needs 5)"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { plan.apply(Kokkos::DefaultExecutionSpace(), 1.0, x, 0.0, long_y); },
+                                                 "y has 6 entries (needs 5)"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

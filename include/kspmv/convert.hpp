@@ -21,6 +21,8 @@
 #include "impl/launch.hpp"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace kspmv {
 
@@ -44,6 +46,20 @@ struct ConvertOptions {
 namespace impl {
 template <class T>
 struct type_tag {};
+
+// Every field of the options, whichever format they go to (kspmv::Plan converts to several with
+// one set): out of range is the caller's mistake, not a refusal of the matrix. `who` names the
+// public function.
+inline void check_convert_options(const ConvertOptions& o, const std::string& who) {
+  const auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(who + ": ConvertOptions::" + what);
+  };
+  if (o.slice_height < 0) fail("slice_height = " + std::to_string(o.slice_height) + " is negative (0: the default)");
+  if (o.sigma < 1) fail("sigma = " + std::to_string(o.sigma) + " must be at least 1 (1: rows keep their order)");
+  if (o.hyb_width < -1) fail("hyb_width = " + std::to_string(o.hyb_width) + " must be -1 (automatic) or at least 0");
+  if (!(o.max_fill_ratio > 0)) fail("max_fill_ratio = " + std::to_string(o.max_fill_ratio) + " must be positive");
+  if (o.max_diagonals < 0) fail("max_diagonals = " + std::to_string(o.max_diagonals) + " is negative");
+}
 
 template <class S, class O, class Off, class D>
 EllMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& o,
@@ -91,9 +107,13 @@ CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const Convert
 /// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, EllMatrix, BlockedEllMatrix,
 /// CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
 /// The result represents the same A: spmv on it gives spmv on A up to rounding. Throws
-/// std::invalid_argument when a limit of `options` would be exceeded.
+/// std::invalid_argument when a limit of `options` would be exceeded, and, before looking at A,
+/// when a field of `options` is out of range, whichever format it applies to (negative
+/// slice_height or max_diagonals, sigma below 1, hyb_width below -1, max_fill_ratio not positive
+/// or NaN).
 template <template <class, class, class, class> class Format, class S, class O, class Off, class D>
 Format<S, O, Off, D> convert(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions& options = ConvertOptions()) {
+  impl::check_convert_options(options, "kspmv::convert");
   return impl::from_csr(A, options, impl::type_tag<Format<S, O, Off, D>>());
 }
 

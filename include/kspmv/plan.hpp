@@ -88,8 +88,15 @@ class Plan {
   using execution_space = typename Device::execution_space;
 
   /// Analyses A on its device and chooses (see the file comment). A's Views are shared, not
-  /// copied; the chosen format's storage is owned by the plan.
-  explicit Plan(const csr_type& A, const PlanOptions& options = PlanOptions()) : m_csr(A), m_matrix(A) { choose(options); }
+  /// copied; the chosen format's storage is owned by the plan. Throws std::invalid_argument,
+  /// before any analysis, if expected_uses or timed_candidates is negative, small_matrix_bytes
+  /// negative or NaN, or a field of options.convert out of range (as kspmv::convert checks it:
+  /// otherwise every conversion would be refused and the plan fall back to CSR without a word).
+  /// expected_uses 0 counts as 1.
+  explicit Plan(const csr_type& A, const PlanOptions& options = PlanOptions()) : m_csr(A), m_matrix(A) {
+    check_options(options);
+    choose(options);
+  }
 
   template <class XView, class YView>
   void apply(Scalar alpha, const XView& x, Scalar beta, const YView& y) const {
@@ -123,6 +130,16 @@ class Plan {
   SpmvOptions m_options;
   PlanReport m_report;
   int m_balanced_threads = 0;  // raw balanced CSR's threads per block; 0: its default
+
+  static void check_options(const PlanOptions& o) {
+    const auto fail = [](const std::string& what) { throw std::invalid_argument("kspmv::Plan: PlanOptions::" + what); };
+    if (o.expected_uses < 0) fail("expected_uses = " + std::to_string(o.expected_uses) + " is negative");
+    if (o.timed_candidates < 0) fail("timed_candidates = " + std::to_string(o.timed_candidates) + " is negative");
+    if (!(o.small_matrix_bytes >= 0)) {
+      fail("small_matrix_bytes = " + std::to_string(o.small_matrix_bytes) + " must be 0 or more");
+    }
+    impl::check_convert_options(o.convert, "kspmv::Plan: PlanOptions::convert");
+  }
 
   static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
