@@ -45,9 +45,33 @@ TYPED_TEST(Generate, StencilCountsAndZeroRowSums) {
 
 TYPED_TEST(Generate, BadArgumentsThrow) {
   using Device = DeviceOf<TypeParam>;
-  EXPECT_THROW((kspmv::poisson_3d<double, int, int, Device>(2, 2, 2, 5)), std::invalid_argument);
-  EXPECT_THROW((kspmv::poisson_3d<double, int, int, Device>(-1, 2, 2, 7)), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([] { kspmv::poisson_3d<double, int, int, Device>(2, 2, 2, 5); },
+                                                 "kspmv::poisson_3d: points must be 7 or 27, not 5"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([] { kspmv::poisson_3d<double, int, int, Device>(-1, 2, 2, 7); },
+                                                 "kspmv::poisson_3d: negative grid size -1 x 2 x 2"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([] { kspmv::poisson_3d<double, int, int, Device>(2, 2, -3, 27); },
+                                                 "kspmv::poisson_3d: negative grid size 2 x 2 x -3"));
   EXPECT_EQ((kspmv::poisson_3d<double, int, int, Device>(0, 2, 2, 7)).num_rows(), 0);
+}
+
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// poisson_3d's sizes beyond its types: std::overflow_error before anything is allocated (point
+// counts and negative sizes: BadArgumentsThrow above). Default backend only.
+TEST(GenerateBadArgument, RowsBeyondTheOrdinalType) {
+  EXPECT_TRUE(throws_with<std::overflow_error>([] { kspmv::poisson_3d<double, int, int64_t, DefaultDevice>(2000, 2000, 2000, 7); },
+                                               "kspmv::poisson_3d: a 2000 x 2000 x 2000 grid has 8000000000 rows, more "
+                                               "than the Ordinal type holds (2147483647)"));
+}
+
+TEST(GenerateBadArgument, EntriesBeyondTheOffsetType) {
+  // 700^3 = 343,000,000 rows fit in int; their 2,398,060,000 entries of the 7-point stencil do not.
+  EXPECT_TRUE(throws_with<std::overflow_error>([] { kspmv::poisson_3d<double, int, int, DefaultDevice>(700, 700, 700, 7); },
+                                               "grid has 2398060000 entries, more than the Offset type holds (2147483647)"))
+      << "7 points";
+  // 440^3 rows, (3*440 - 2)^3 entries of the 27-point stencil.
+  EXPECT_TRUE(throws_with<std::overflow_error>([] { kspmv::poisson_3d<double, int, int, DefaultDevice>(440, 440, 440, 27); },
+                                               "grid has 2289529432 entries, more than the Offset type holds"))
+      << "27 points";
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 #include "csr.hpp"
 
 #include <cstdint>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -41,14 +44,36 @@ struct Grid3d {
 /// The 3D Poisson operator on an nx x ny x nz grid with Dirichlet boundaries, built on the
 /// device: the 7-point stencil (diagonal 6, face neighbours -1) or the 27-point one
 /// (diagonal 26, all 26 neighbours -1). Rows are grid points in x-fastest order; columns are
-/// sorted in each row. Throws std::invalid_argument for other point counts or negative sizes.
+/// sorted in each row. Throws std::invalid_argument for other point counts or negative sizes,
+/// and std::overflow_error, before allocating, if nx*ny*nz rows do not fit in Ordinal or the
+/// stencil's entries in Offset.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 CsrMatrix<Scalar, Ordinal, Offset, Device> poisson_3d(Ordinal nx, Ordinal ny, Ordinal nz, int points) {
   if (points != 7 && points != 27) {
     throw std::invalid_argument("kspmv::poisson_3d: points must be 7 or 27, not " + std::to_string(points));
   }
-  if (nx < 0 || ny < 0 || nz < 0) throw std::invalid_argument("kspmv::poisson_3d: negative grid size");
+  if (nx < 0 || ny < 0 || nz < 0) {
+    throw std::invalid_argument("kspmv::poisson_3d: negative grid size " + std::to_string(nx) + " x " +
+                                std::to_string(ny) + " x " + std::to_string(nz));
+  }
+  // Rows and entries counted in double (exact up to 2^53, beyond any matrix that can be
+  // allocated): the int64_t products below and the Ordinal and Offset casts would wrap silently.
+  const double rows = double(nx) * double(ny) * double(nz);
+  const double entries = rows == 0 ? 0.0
+                         : points == 7
+                             ? rows + 2 * (double(nx - 1) * ny * nz + double(nx) * (ny - 1) * nz + double(nx) * ny * (nz - 1))
+                             : double(3 * int64_t(nx) - 2) * double(3 * int64_t(ny) - 2) * double(3 * int64_t(nz) - 2);
+  const auto too_large = [&](const char* what, double count, double max, const char* type) {
+    if (count > max) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(0) << "kspmv::poisson_3d: a " << nx << " x " << ny << " x " << nz
+        << " grid has " << count << " " << what << ", more than the " << type << " type holds (" << max << ")";
+      throw std::overflow_error(s.str());
+    }
+  };
+  too_large("rows", rows, double(std::numeric_limits<Ordinal>::max()), "Ordinal");
+  too_large("entries", entries, double(std::numeric_limits<Offset>::max()), "Offset");
   using execution_space = typename Device::execution_space;
   const int64_t m = int64_t(nx) * ny * nz;
   const impl::Grid3d<Ordinal> grid{nx, ny, nz, points};
