@@ -72,5 +72,21 @@ TYPED_TEST(CsrBalanced, PartitionSharesTheCsr) {
   }
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The constructor taking a partition: golden_5x5's 12 entries in blocks of 4 (3 blocks, 4 first
+// rows). Default backend.
+TEST(CsrBalancedBadArgument, Constructor) {
+  using Balanced = kspmv::BalancedCsrMatrix<double, int, int, DefaultDevice>;
+  const auto A = kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5());
+  const auto first_rows = zeros<int>(4);
+  const auto refuses = [](const std::function<void()>& make, const std::string& needle) {
+    return throws_with<std::invalid_argument>(make, "kspmv::BalancedCsrMatrix (5 x 5): " + needle);
+  };
+  EXPECT_TRUE(refuses([&] { Balanced(A, 0, 1, first_rows); }, "entries_per_block = 0 must be positive"));
+  EXPECT_TRUE(refuses([&] { Balanced(A, 4, 3, first_rows); }, "lanes = 3 must be a power of two"));
+  EXPECT_TRUE(refuses([&] { Balanced(A, 4, 0, first_rows); }, "lanes = 0 must be a power of two"));
+  EXPECT_TRUE(refuses([&] { Balanced(A, 4, 1, zeros<int>(3)); }, "block_first_row has 3 entries, expected 4"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

@@ -10,6 +10,7 @@
 #include "impl/matrix_base.hpp"
 
 #include <memory>
+#include <string>
 
 namespace kspmv {
 
@@ -41,7 +42,8 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
 
   BalancedCsrMatrix() : base() { this->m_name = "BalancedCsrMatrix"; }
   /// A partition given by the caller (block_first_row: num_blocks + 1 rows); the workspace is
-  /// allocated and zeroed here.
+  /// allocated and zeroed here. Throws std::invalid_argument if entries_per_block is not
+  /// positive, lanes not a power of two, or block_first_row of another length.
   BalancedCsrMatrix(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, int64_t entries_per_block, int lanes,
                     const index_view& first_rows)
       : BalancedCsrMatrix(A, entries_per_block, lanes, false) {
@@ -87,7 +89,9 @@ class BalancedCsrMatrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Devic
       : base("BalancedCsrMatrix", A.num_rows(), A.num_cols(), A.nnz()), csr(A),
         m_entries_per_block(entries_per_block),
         m_lanes(lanes) {
-    if (entries_per_block < 1) this->fail("entries_per_block must be positive");
+    if (entries_per_block < 1) this->fail("entries_per_block = " + std::to_string(entries_per_block) + " must be positive");
+    // The Kokkos kernel launches lanes as its vector length and divides its team by them.
+    if (lanes < 1 || (lanes & (lanes - 1)) != 0) this->fail("lanes = " + std::to_string(lanes) + " must be a power of two");
     const size_t blocks = block_count(A.nnz(), entries_per_block);
     auto aligned = [](size_t bytes) { return (bytes + 15) / 16 * 16; };
     using Wide = typename impl::widened<Scalar>::type;  // as wide as Scalar or wider
