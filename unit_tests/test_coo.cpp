@@ -60,5 +60,20 @@ TYPED_TEST(Coo, ValidateRejectsUnsortedRows) {
   EXPECT_THROW(A.validate(), std::invalid_argument);
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The wrapping constructor: 3 triples. Unsorted rows: ValidateRejectsUnsortedRows (validate()'s).
+// Default backend.
+TEST(CooBadArgument, Constructor) {
+  using Coo = kspmv::CooMatrix<double, int, int, DefaultDevice>;
+  const auto rows = zeros<int>(3), cols = zeros<int>(3);
+  const auto values = zeros<double>(3);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Coo(-1, 4, rows, cols, values); },
+                                                 "kspmv::CooMatrix (-1 x 4): negative size"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Coo(4, 4, rows, zeros<int>(2), values); },
+                                                 "kspmv::CooMatrix (4 x 4): col_indices has 2 entries, expected 3"));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { Coo(4, 4, rows, cols, zeros<double>(4)); },
+                                                 "kspmv::CooMatrix (4 x 4): values has 4 entries, expected 3"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

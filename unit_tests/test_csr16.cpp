@@ -155,5 +155,32 @@ TYPED_TEST(Csr16, RejectsOtherAlgorithmsAndWrongSizes) {
   expect_csr_algorithm_and_wrong_x_refused<TypeParam, kspmv::Csr16Matrix>();
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The wrapping constructor: 2 rows, 3 entries (one block). The conversion's limit:
+// RefusesABlockSpanning32BitsOfColumns; algorithms and sizes: RejectsOtherAlgorithmsAndWrongSizes.
+// Default backend.
+TEST(Csr16BadArgument, Constructor) {
+  using Csr16 = kspmv::Csr16Matrix<double, int, int, DefaultDevice>;
+  const auto refuses = [](const std::function<void()>& make, const std::string& needle) {
+    return throws_with<std::invalid_argument>(make, "kspmv::Csr16Matrix (2 x 4): " + needle);
+  };
+  const auto offsets = zeros<int>(3), bases = zeros<int>(1), first_rows = zeros<int>(2);
+  const auto values = zeros<double>(3);
+  const auto low = zeros<uint16_t>(3), high = zeros<uint16_t>(0);
+  const auto wide = zeros<int64_t>(1);
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, zeros<int>(2), values, low, bases, wide, high, first_rows); },
+                      "row_offsets has 2 entries, expected 3"));
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, offsets, zeros<double>(2), low, bases, wide, high, first_rows); },
+                      "values has 2 entries, expected 3"));
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, offsets, values, zeros<uint16_t>(4), bases, wide, high, first_rows); },
+                      "col_low has 4 entries, expected 3"));
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, offsets, values, low, zeros<int>(2), wide, high, first_rows); },
+                      "block_base has 2 entries, expected 1"));
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, offsets, values, low, bases, zeros<int64_t>(0), high, first_rows); },
+                      "wide_offset has 0 entries, expected 1"));
+  EXPECT_TRUE(refuses([&] { Csr16(2, 4, 3, offsets, values, low, bases, wide, high, zeros<int>(1)); },
+                      "block_first_row has 1 entries, expected 2"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

@@ -53,5 +53,23 @@ TYPED_TEST(Ell, RejectsCsrAlgorithms) {
   expect_csr_algorithm_and_wrong_x_refused<TypeParam, kspmv::EllMatrix>();
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The wrapping constructor: one assertion per argument that can be out of range, on a 2 x 3 matrix
+// of width 3 (6 slots). The conversion's limits: RefusesPaddingBeyondTheFillLimit. Default backend.
+TEST(EllBadArgument, Constructor) {
+  using Ell = kspmv::EllMatrix<double, int, int, DefaultDevice>;
+  const auto refuses = [](const std::function<void()>& make, const std::string& needle) {
+    return throws_with<std::invalid_argument>(make, "kspmv::EllMatrix (" + needle);
+  };
+  const auto i6 = zeros<int>(6), i5 = zeros<int>(5), lengths = zeros<int>(2);
+  const auto v6 = zeros<double>(6), v5 = zeros<double>(5);
+  EXPECT_TRUE(refuses([&] { Ell(-2, 3, 3, 0, i6, v6, lengths); }, "-2 x 3): negative size"));
+  EXPECT_TRUE(refuses([&] { Ell(2, 3, 3, -1, i6, v6, lengths); }, "2 x 3): negative nnz"));
+  EXPECT_TRUE(refuses([&] { Ell(2, 3, -3, 0, i6, v6, lengths); }, "2 x 3): negative width"));
+  EXPECT_TRUE(refuses([&] { Ell(2, 3, 3, 0, i5, v6, lengths); }, "2 x 3): col_indices has 5 entries, expected 6"));
+  EXPECT_TRUE(refuses([&] { Ell(2, 3, 3, 0, i6, v5, lengths); }, "2 x 3): values has 5 entries, expected 6"));
+  EXPECT_TRUE(refuses([&] { Ell(2, 3, 3, 0, i6, v6, zeros<int>(3)); }, "2 x 3): row_lengths has 3 entries, expected 2"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

@@ -55,5 +55,14 @@ TEST(HybWidthRule, MinimisesStoredBytes) {
   EXPECT_EQ(hyb_width_minimizing_bytes({}, 0, 8, 4), 0);
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// The constructor from two parts of different shapes. Default backend.
+TEST(HybBadArgument, PartsOfDifferentShapes) {
+  const kspmv::EllMatrix<double, int, int, DefaultDevice> ell(2, 3, 0, 0, zeros<int>(0), zeros<double>(0), zeros<int>(2));
+  const kspmv::CooMatrix<double, int, int, DefaultDevice> coo(2, 4, zeros<int>(0), zeros<int>(0), zeros<double>(0));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::HybMatrix<double, int, int, DefaultDevice>(ell, coo); },
+                                                 "kspmv::HybMatrix (2 x 3): ELL and COO shapes differ"));
+}
+
 }  // namespace
 }  // namespace kspmv_test

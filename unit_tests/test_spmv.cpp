@@ -236,14 +236,16 @@ TYPED_TEST(Spmv, ModeErrors) {
   EXPECT_NE(invalid_argument_message([&] { kspmv::spmv("T", 1.0, A, x6, 0.0, y4); })
                 .find("dimension mismatch in mode T: A is 4 x 6, x has 6 entries (needs 4), y has 4 entries (needs 6)"),
             std::string::npos);
-  EXPECT_THROW(kspmv::spmv("N", 1.0, A, x4, 0.0, y6), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv("N", 1.0, A, x4, 0.0, y6); },
+                                                 "dimension mismatch: A is 4 x 6, x has 4 entries (needs 6)"));
   EXPECT_NO_THROW(kspmv::spmv("T", 1.0, A, x4, 0.0, y6));
   for (const char* bad : {"X", "", "NT", "TN"}) {
     EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(bad, 1.0, A, x4, 0.0, y6); }).find("is not one of \"N\", \"T\", \"C\", \"H\""),
               std::string::npos)
         << bad;
   }
-  EXPECT_THROW(kspmv::spmv(static_cast<const char*>(nullptr), 1.0, A, x4, 0.0, y6), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>(
+      [&] { kspmv::spmv(static_cast<const char*>(nullptr), 1.0, A, x4, 0.0, y6); }, "mode \"(null)\" is not one of"));
   // Formats without a transposed kernel say so; so do algorithms and tunables that do not apply.
   const auto dia = kspmv::convert<kspmv::DiaMatrix>(kspmv::to_device<double, int, int, Device>(golden_5x5()));
   auto x5 = to_device_vector<double, Device>(std::vector<double>(5, 1.0), "x");
@@ -279,8 +281,9 @@ TYPED_TEST(Spmv, DimensionMismatchThrowsBeforeAnyKernel) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("A is 5 x 5, x has 4 entries (needs 5)"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(kspmv::spmv(1.0, A, x5, 0.0, y6), std::invalid_argument);
-  EXPECT_THROW(kspmv::spmv(0.0, A, x4, 0.0, y5), std::invalid_argument);  // checked even when A is not read
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x5, 0.0, y6); }, "y has 6 entries (needs 5)"));
+  // Checked even when A is not read.
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(0.0, A, x4, 0.0, y5); }, "x has 4 entries (needs 5)"));
   EXPECT_EQ(to_std_vector(y5), (std::vector<double>(5, 7.0)));
 }
 
@@ -291,9 +294,12 @@ TYPED_TEST(Spmv, InvalidOptionsThrow) {
   auto y = to_device_vector<double, Device>({1, 1, 1, 1, 1}, "y");
   kspmv::SpmvOptions o{kspmv::Algorithm::csr_vector};
   o.lanes_per_row = 3;
-  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, o); },
+                                                 "lanes_per_row = 3 must be a power of two"));
   o.lanes_per_row = 2 * Kokkos::TeamPolicy<TypeParam>::vector_length_max();
-  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, o); },
+                                                 "lanes_per_row = " + std::to_string(o.lanes_per_row) +
+                                                     " must be a power of two <= "));
   o.lanes_per_row = 1;
   o.team_size = 100000;
   try {
@@ -304,7 +310,9 @@ TYPED_TEST(Spmv, InvalidOptionsThrow) {
   }
   o.team_size = -1;
   o.rows_per_thread = -2;
-  EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, o), std::invalid_argument);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, o); },
+                                                 "negative tunable in SpmvOptions (team_size -1, lanes_per_row 1, "
+                                                 "rows_per_thread -2)"));
 }
 
 // Several vectors: Y = alpha*op(A)*X + beta*Y0 with rank-2 X and Y of k columns in Layout, A
@@ -480,7 +488,11 @@ TYPED_TEST(Spmv, MultivectorErrors) {
             std::string::npos);
   kspmv::SpmvOptions lanes{kspmv::Algorithm::raw};
   lanes.lanes_per_row = 3;
-  EXPECT_THROW(kspmv::spmv(1.0, A, x2, 0.0, y2, lanes), std::invalid_argument);
+  // Without the raw kernels the algorithm is refused before its tunable is looked at.
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x2, 0.0, y2, lanes); },
+                                                 kspmv::impl::raw_available<TypeParam, double, int, int>()
+                                                     ? "lanes_per_row = 3 must be a power of two"
+                                                     : "with several vectors, algorithm raw needs the raw kernels"));
   if (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
     for (const auto a : {kspmv::Algorithm::raw, kspmv::Algorithm::csr_balanced}) {
       EXPECT_NE(invalid_argument_message([&] { kspmv::spmv(1.0, A, x2, 0.0, y2, {a}); })
@@ -769,6 +781,91 @@ TYPED_TEST(Spmv, AgreesWithKokkosKernels) {
   for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * (1 + std::abs(b[i]))) << "row " << i;
 }
 #endif
+
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_spmv_bad_arg) -------------
+// kspmv::spmv, every overload: one assertion per invalid argument, on the exception's exact type
+// and the words of its message. The typed tests above already cover, with their messages: x or
+// y of the wrong length (DimensionMismatchThrowsBeforeAnyKernel), modes unknown or null, mode T's
+// sizes, formats and algorithms (ModeErrors), lanes and team sizes out of range
+// (InvalidOptionsThrow), rank-2 x and y of other column counts, formats and algorithms (the
+// several-vectors test); CSR algorithms on ELLPACK and Csr16Matrix (cases.hpp), raw without the
+// raw kernels (test_raw.cpp), tunables with the automatic algorithm (test_csr_analysis.cpp).
+// kspmv::automatic_choice takes no argument that can be invalid. Default backend only: every
+// check comes before a kernel.
+class SpmvBadArgument : public ::testing::Test {
+ protected:
+  using Device = DefaultDevice;
+  const kspmv::CsrMatrix<double, int, int, Device> A = kspmv::to_device<double, int, int, Device>(golden_5x5());
+  Kokkos::View<double*, Device> x{"x", 5}, y{"y", 5};
+
+  // Whether spmv(mode, 1, M, x, 0, y, options) on the 5 x 5 vectors throws std::invalid_argument
+  // with `needle`.
+  template <class Matrix>
+  ::testing::AssertionResult refuses(const char* mode, const Matrix& M, const kspmv::SpmvOptions& options,
+                                     const std::string& needle) const {
+    return throws_with<std::invalid_argument>([&] { kspmv::spmv(mode, 1.0, M, x, 0.0, y, options); }, needle);
+  }
+};
+
+// Each public overload checks the lengths itself (they share one check, which is the point).
+TEST_F(SpmvBadArgument, XHasWrongLengthInEveryOverload) {
+  Kokkos::View<double*, Device> short_x("x", 4);
+  const std::string needle = "kspmv::spmv: dimension mismatch: A is 5 x 5, x has 4 entries (needs 5)";
+  const Kokkos::DefaultExecutionSpace space;
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(space, 1.0, A, short_x, 0.0, y); }, needle))
+      << "spmv(space, alpha, A, x, beta, y)";
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(space, "N", 1.0, A, short_x, 0.0, y); }, needle))
+      << "spmv(space, mode, alpha, A, x, beta, y)";
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv("N", 1.0, A, short_x, 0.0, y); }, needle))
+      << "spmv(mode, alpha, A, x, beta, y)";
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, short_x, 0.0, y); }, needle))
+      << "spmv(alpha, A, x, beta, y)";
+}
+
+// Each negative tunable on its own (InvalidOptionsThrow sets two at once).
+TEST_F(SpmvBadArgument, EachNegativeTunable) {
+  kspmv::SpmvOptions team{kspmv::Algorithm::csr_vector}, lanes = team, rows = team;
+  team.team_size = -1;
+  lanes.lanes_per_row = -2;
+  rows.rows_per_thread = -3;
+  EXPECT_TRUE(refuses("N", A, team, "negative tunable in SpmvOptions (team_size -1,"));
+  EXPECT_TRUE(refuses("N", A, lanes, "negative tunable in SpmvOptions (team_size 0, lanes_per_row -2,"));
+  EXPECT_TRUE(refuses("N", A, rows, "negative tunable in SpmvOptions (team_size 0, lanes_per_row 0, rows_per_thread -3)"));
+}
+
+// An algorithm of another format, one assertion per format (ELLPACK and Csr16Matrix: cases.hpp).
+TEST_F(SpmvBadArgument, AlgorithmOfAnotherFormat) {
+  using kspmv::Algorithm;
+  EXPECT_TRUE(refuses("N", A, {Algorithm::coo_atomic}, "algorithm coo_atomic does not apply to a CSR matrix"));
+  // csr_transposed is mode T's: mode N refuses it.
+  EXPECT_TRUE(refuses("N", A, {Algorithm::csr_transposed}, "algorithm csr_transposed does not apply to a CSR matrix"));
+  EXPECT_TRUE(refuses("N", kspmv::convert<kspmv::BalancedCsrMatrix>(A), {Algorithm::csr_vector},
+                      "algorithm csr_vector does not apply to a load-balanced CSR matrix"));
+  EXPECT_TRUE(refuses("N", kspmv::convert<kspmv::BlockedEllMatrix>(A), {Algorithm::csr_scalar},
+                      "algorithm csr_scalar does not apply to a blocked ELLPACK matrix"));
+  EXPECT_TRUE(refuses("N", kspmv::convert<kspmv::DiaMatrix>(A), {Algorithm::coo_atomic},
+                      "algorithm coo_atomic does not apply to a DIA matrix"));
+  EXPECT_TRUE(refuses("N", kspmv::convert<kspmv::CooMatrix>(A), {Algorithm::csr_scalar},
+                      "algorithm csr_scalar does not apply to a COO matrix"));
+  EXPECT_TRUE(refuses("N", kspmv::convert<kspmv::HybMatrix>(A), {Algorithm::csr_balanced},
+                      "algorithm csr_balanced does not apply to a HYB matrix"));
+}
+
+// Mode T on the formats without a transposed kernel (ELLPACK and DIA: ModeErrors).
+TEST_F(SpmvBadArgument, ModeTOnAFormatWithoutIt) {
+  EXPECT_TRUE(refuses("T", kspmv::convert<kspmv::Csr16Matrix>(A), {}, "mode T is not supported for Csr16Matrix"));
+  EXPECT_TRUE(refuses("T", kspmv::convert<kspmv::BlockedEllMatrix>(A), {}, "mode T is not supported for BlockedEllMatrix"));
+  EXPECT_TRUE(refuses("H", kspmv::convert<kspmv::HybMatrix>(A), {}, "mode T is not supported for HybMatrix"));
+}
+
+// Mode T's algorithms: CSR's own (csr_transposed, csr_balanced, ...) but not COO's; a
+// load-balanced matrix forwards the others to its CSR.
+TEST_F(SpmvBadArgument, ModeTAlgorithmOfAnotherFormat) {
+  EXPECT_TRUE(refuses("T", kspmv::convert<kspmv::BalancedCsrMatrix>(A), {kspmv::Algorithm::coo_deterministic},
+                      "algorithm coo_deterministic does not apply to mode T on a CSR matrix"));
+  EXPECT_TRUE(refuses("T", kspmv::convert<kspmv::CooMatrix>(A), {kspmv::Algorithm::csr_transposed},
+                      "algorithm csr_transposed does not apply to mode T on a COO matrix"));
+}
 
 }  // namespace
 }  // namespace kspmv_test
