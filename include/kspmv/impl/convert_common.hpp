@@ -141,6 +141,21 @@ int64_t total_count(const CountView& counts) {
   return total;
 }
 
+// The scan of exclusive_scan. A named functor, not a lambda: under compute-sanitizer, nvcc's host
+// wrapper of this function's extended __host__ __device__ lambda called a null pointer (CUDA 13,
+// the HybMatrix<float, int64_t, uint64_t> conversion of the unit tests), a compiler fault that
+// others have met in Kokkos code too (ArborX pull request 1297) and that functors avoid.
+template <class OffsetView, class CountView>
+struct ExclusiveScanFunctor {
+  OffsetView offsets;
+  CountView counts;
+  int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i, int64_t& running, const bool final) const {
+    if (final) offsets(i) = typename OffsetView::non_const_value_type(running);
+    if (i < n) running += int64_t(counts(i));
+  }
+};
+
 // offsets[i] = sum of counts[0..i), offsets has counts.extent(0) + 1 entries; returns the total.
 // The total is checked against the offset type first: a wrapped offset would be a wrong matrix.
 template <class ExecSpace, class OffsetView, class CountView>
@@ -151,12 +166,8 @@ int64_t exclusive_scan(const OffsetView& offsets, const CountView& counts, const
   if (static_cast<unsigned long long>(total) > static_cast<unsigned long long>(std::numeric_limits<offset_type>::max())) {
     refuse(format, std::to_string(total) + " stored entries do not fit in the offset type");
   }
-  Kokkos::parallel_scan(
-      "kspmv::convert[scan]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n + 1),
-      KOKKOS_LAMBDA(const int64_t i, int64_t& running, const bool final) {
-        if (final) offsets(i) = offset_type(running);
-        if (i < n) running += int64_t(counts(i));
-      });
+  Kokkos::parallel_scan("kspmv::convert[scan]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n + 1),
+                        ExclusiveScanFunctor<OffsetView, CountView>{offsets, counts, n});
   return total;
 }
 
