@@ -10,7 +10,9 @@
 /// once per process; when the hint of uses is large, the best predicted candidates are also
 /// converted and timed once. With the raw GPU kernels the candidates include Csr16Matrix (16-bit
 /// column offsets, the share of blocks needing 32 estimated from a sample of blocks): the
-/// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal).
+/// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal). Asked for
+/// (PlanOptions::float_values), a double matrix may also run on its values rounded to float:
+/// mixed precision, which changes results.
 
 #include "convert.hpp"
 #include "impl/plan_model.hpp"
@@ -27,6 +29,23 @@
 #include <vector>
 
 namespace kspmv {
+namespace impl {
+// A plan's matrix with its values rounded to a narrower scalar (PlanOptions::float_values): a
+// type of its own in the plan's variant, since for a float plan BalancedCsrMatrix<float> is
+// already one of its formats.
+template <class Matrix>
+struct NarrowedValues {
+  Matrix matrix;
+};
+template <class Matrix>
+const Matrix& plan_matrix(const Matrix& M) {
+  return M;
+}
+template <class Matrix>
+const Matrix& plan_matrix(const NarrowedValues<Matrix>& M) {
+  return M.matrix;
+}
+}  // namespace impl
 
 /// How a Plan chooses.
 struct PlanOptions {
@@ -44,6 +63,15 @@ struct PlanOptions {
   double small_matrix_bytes = 16e6;
   /// Limits for the conversions (ELLPACK, blocked ELLPACK, DIA fill and diagonals).
   ConvertOptions convert;
+  /// Mixed precision, only when asked since it changes results: for a double (Kokkos::complex<double>)
+  /// matrix also consider the load-balanced kernel on A's values rounded to float
+  /// (Kokkos::complex<float>), x, y, every product and sum still in double, as kspmv::spmv's mixed
+  /// precision: y then differs from the double product by the rounding of A's values (a relative
+  /// 2^-24 of each |a_ij x_j| at most). A matrix with a finite value beyond float's range, or a
+  /// nonzero part that float rounds to 0, keeps double (the candidate is refused, with the count).
+  /// Ignored for float matrices and for matrices the plan keeps as the automatic CSR call (below
+  /// small_matrix_bytes).
+  bool float_values = false;
 };
 
 /// What a plan chose and why.
@@ -109,7 +137,7 @@ class Plan {
     if (options.algorithm == Algorithm::raw && !(impl::is_contiguous(x) && impl::is_contiguous(y))) {
       options.algorithm = Algorithm::automatic;
     }
-    std::visit([&](const auto& M) { kspmv::spmv(space, alpha, M, x, beta, y, options); }, m_matrix);
+    std::visit([&](const auto& M) { kspmv::spmv(space, alpha, impl::plan_matrix(M), x, beta, y, options); }, m_matrix);
   }
 
   const PlanReport& report() const { return m_report; }
@@ -122,7 +150,8 @@ class Plan {
   using Matrix = std::variant<csr_type, BalancedCsrMatrix<Scalar, Ordinal, Offset, Device>,
                               Csr16Matrix<Scalar, Ordinal, Offset, Device>,
                               EllMatrix<Scalar, Ordinal, Offset, Device>, BlockedEllMatrix<Scalar, Ordinal, Offset, Device>,
-                              HybMatrix<Scalar, Ordinal, Offset, Device>, DiaMatrix<Scalar, Ordinal, Offset, Device>>;
+                              HybMatrix<Scalar, Ordinal, Offset, Device>, DiaMatrix<Scalar, Ordinal, Offset, Device>,
+                              impl::NarrowedValues<BalancedCsrMatrix<typename impl::narrowed<Scalar>::type, Ordinal, Offset, Device>>>;
   using Clock = std::chrono::steady_clock;
 
   csr_type m_csr;
@@ -163,6 +192,16 @@ class Plan {
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};
     if (name == "raw_blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
+    if (name == "float_values_balanced") {
+      auto [narrowed, lost] = impl::csr_with_narrowed_values(m_csr);
+      if (lost > 0) {
+        throw std::invalid_argument(std::to_string(lost) + " of A's values overflow float's range or round to 0 in float");
+      }
+      // automatic: the raw load-balanced kernel where it runs (GPU builds, contiguous x and y).
+      return {Matrix(impl::NarrowedValues<BalancedCsrMatrix<typename impl::narrowed<Scalar>::type, Ordinal, Offset, Device>>{
+                  kspmv::convert<BalancedCsrMatrix>(narrowed, convert)}),
+              none};
+    }
     if (name == "hyb") return {Matrix(kspmv::convert<HybMatrix>(m_csr, convert)), SpmvOptions{Algorithm::coo_deterministic}};
     return {Matrix(kspmv::convert<DiaMatrix>(m_csr, convert)), none};
   }
@@ -182,7 +221,8 @@ class Plan {
     m_report.analysis_time = since(t0);
     auto predict = [&] {
       return impl::predict_candidates<execution_space, Scalar, Ordinal, Offset>(
-          structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>());
+          structure, m_report.bandwidth, options.convert, impl::raw_available<execution_space, Scalar, Ordinal, Offset>(),
+          options.float_values);
     };
     m_report.candidates = predict();
     // The diagonals were counted on a sample of rows; DIA's conversion counts them all, and
@@ -342,7 +382,8 @@ class Plan {
     std::vector<double> samples;
     for (int r = 0; r < 4; ++r) {
       t0 = Clock::now();
-      std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), M, x, Scalar(0), y, built->second); }, built->first);
+      std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), impl::plan_matrix(M), x, Scalar(0), y, built->second); },
+                 built->first);
       space.fence();
       if (r > 0) samples.push_back(since(t0));  // the first call warms up
     }
