@@ -13,8 +13,10 @@
 // KokkosKernels' default; --kernels transpose only mode T's (rows "T:..."). --vectors adds, for each count k, y = A*x with k vectors (rank-2 x and
 // y, LayoutLeft and LayoutRight; kernels named "mv<k>L:..." and "mv<k>R:..."), their bytes by the
 // CSR model with every vector's x and y. --mixed adds kspmv:float_values_balanced: A's values
-// rounded to float on the load-balanced kernel with double x and y (mixed precision), checked
-// to float's rounding (1e-5 of y's largest entry) rather than double's.
+// rounded to float on the load-balanced kernel with double x and y (mixed precision), and
+// kspmv:plan_float_values, a Plan with PlanOptions::float_values (with --kernels plain, the
+// double kspmv:plan too), checked to float's rounding (1e-5 of y's largest entry) rather than
+// double's.
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -333,41 +335,45 @@ void add_formats(std::vector<Candidate>& list, const Matrix& A, const Vector& x,
   list.push_back(format_candidate<kspmv::DiaMatrix>("kspmv:dia", A, x, y, defaults));
 }
 
+// A kspmv::Plan told of kPlanUses uses; its setup is the plan's construction and first apply.
+Candidate plan_candidate(const std::string& name, const Matrix& A, const Vector& x, const Vector& y,
+                         kspmv::PlanOptions options, double tolerance) {
+  using Plan = kspmv::Plan<double, int, int, Device>;
+  auto plan = std::make_shared<std::unique_ptr<Plan>>();
+  options.expected_uses = kPlanUses;
+  return {name,
+          [=] {
+            plan->reset();
+            Kokkos::fence();
+            const auto t0 = Clock::now();
+            *plan = std::make_unique<Plan>(A, options);
+            (*plan)->apply(1.0, x, 0.0, y);
+            Kokkos::fence();
+            return seconds_since(t0);
+          },
+          [=] { (*plan)->apply(1.0, x, 0.0, y); },
+          [=] {
+            const kspmv::PlanReport& r = (*plan)->report();
+            const int threads = (*plan)->options().team_size;
+            const std::string launch = threads > 0 ? " (" + std::to_string(threads) + " threads)" : "";
+            // Then the model's prediction for every feasible candidate, setup/SpMV in us, so
+            // summarize.py can check the model's ranking against the kernels' measured times.
+            std::ostringstream predicted;
+            predicted.precision(6);
+            for (const auto& c : r.candidates) {
+              if (c.feasible) predicted << " " << c.name << " " << c.predicted_setup * 1e6 << "/" << c.predicted_apply * 1e6;
+            }
+            return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) +
+                   " us; predicted setup/SpMV us:" + predicted.str();
+          },
+          tolerance};
+}
+
 // The Plan, and CSR with 16-bit column offsets (Csr16Matrix, its raw kernel on GPUs): run with
 // either kernel set.
 void add_plan_and_csr16(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
   list.push_back(format_candidate<kspmv::Csr16Matrix>("kspmv:csr16", A, x, y, kspmv::ConvertOptions()));
-  {
-    using Plan = kspmv::Plan<double, int, int, Device>;
-    auto plan = std::make_shared<std::unique_ptr<Plan>>();
-    kspmv::PlanOptions options;
-    options.expected_uses = kPlanUses;
-    list.push_back({"kspmv:plan",
-                    [=] {
-                      plan->reset();
-                      Kokkos::fence();
-                      const auto t0 = Clock::now();
-                      *plan = std::make_unique<Plan>(A, options);
-                      (*plan)->apply(1.0, x, 0.0, y);
-                      Kokkos::fence();
-                      return seconds_since(t0);
-                    },
-                    [=] { (*plan)->apply(1.0, x, 0.0, y); },
-                    [=] {
-                      const kspmv::PlanReport& r = (*plan)->report();
-                      const int threads = (*plan)->options().team_size;
-                      const std::string launch = threads > 0 ? " (" + std::to_string(threads) + " threads)" : "";
-                      // Then the model's prediction for every feasible candidate, setup/SpMV in us, so
-                      // summarize.py can check the model's ranking against the kernels' measured times.
-                      std::ostringstream predicted;
-                      predicted.precision(6);
-                      for (const auto& c : r.candidates) {
-                        if (c.feasible) predicted << " " << c.name << " " << c.predicted_setup * 1e6 << "/" << c.predicted_apply * 1e6;
-                      }
-                      return "chose " + r.chosen + launch + "; analysis " + std::to_string(int64_t(r.analysis_time * 1e6)) +
-                             " us; predicted setup/SpMV us:" + predicted.str();
-                    }});
-  }
+  list.push_back(plan_candidate("kspmv:plan", A, x, y, kspmv::PlanOptions(), 1e-10));
 }
 
 // KokkosKernels' spmv beside kspmv: its default (the vendor library where it was built with one),
@@ -712,7 +718,14 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
   std::vector<Row> rows;
   if (set != KernelSet::transpose) {
     std::vector<Candidate> list = candidates(A, x, y, set);  // keeps every candidate's storage
-    if (mixed) list.push_back(float_values_candidate(A, x, y));
+    if (mixed) {
+      list.push_back(float_values_candidate(A, x, y));
+      // The Plan in double, and asked for mixed precision (PlanOptions::float_values).
+      if (set == KernelSet::plain) list.push_back(plan_candidate("kspmv:plan", A, x, y, kspmv::PlanOptions(), 1e-10));
+      kspmv::PlanOptions float_values;
+      float_values.float_values = true;
+      list.push_back(plan_candidate("kspmv:plan_float_values", A, x, y, float_values, 1e-5));
+    }
     rows = time_candidates(group, name, A, list, y, reference(A, x), repeat);
   }
   if (set == KernelSet::all || set == KernelSet::transpose) {
