@@ -48,6 +48,16 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000), MultivectorKernel::entries);
 }
 
+TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {
+  using kspmv::impl::stage_x_row_major;
+  EXPECT_TRUE(stage_x_row_major(1, 8, 1.0));     // LayoutLeft, random columns
+  EXPECT_TRUE(stage_x_row_major(1, 2, 0.85));
+  EXPECT_FALSE(stage_x_row_major(1, 8, 0.75));   // rows sharing lines: the caches serve X as it is
+  EXPECT_FALSE(stage_x_row_major(1, 8, 0.0));    // not measured (cache-resident)
+  EXPECT_FALSE(stage_x_row_major(8, 8, 1.0));    // already row-major
+  EXPECT_FALSE(stage_x_row_major(1, 1, 1.0));    // one vector
+}
+
 TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {
   using kspmv::impl::raw_balanced_block_threads;
   EXPECT_EQ(raw_balanced_block_threads(1.0, 16), 512);   // uniform random columns

@@ -469,6 +469,50 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
   }
 }
 
+// Column-major X on a matrix beyond the GPU's cache with random columns: the raw kernels read a
+// row-major copy of X (launch.hpp: stage_x_row_major), both the lanes kernel (rows of even
+// length) and the split entries (a row of a million entries). GPUs with the raw kernels only:
+// elsewhere nothing is copied.
+TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend: X is read as given";
+  } else {
+    using Device = typename TestFixture::Device;
+    std::mt19937_64 rng(test_seed());
+    const int64_t n = 4000000;  // 8 entries a row: 384 MB of CSR, beyond any GPU's L2
+    for (const int64_t long_row : {int64_t(0), int64_t(1000000)}) {
+      SCOPED_TRACE(long_row ? "a row of a million entries" : "rows of 0 to 16 entries");
+      const kspmv::HostCsr h = random_csr({n, n, 16, 0.0, long_row}, rng);
+      const auto A = kspmv::to_device<double, int, int, Device>(h);
+      const int64_t k = 3;
+      Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", n, k), Y("Y", n, k);
+      std::vector<std::vector<double>> x(k), y0(k);
+      auto xh = Kokkos::create_mirror(X);
+      auto yh = Kokkos::create_mirror(Y);
+      for (int64_t j = 0; j < k; ++j) {
+        x[j] = random_vector(n, rng);
+        y0[j] = random_vector(n, rng);
+        for (int64_t i = 0; i < n; ++i) {
+          xh(i, j) = x[j][i];
+          yh(i, j) = y0[j][i];
+        }
+      }
+      Kokkos::deep_copy(X, xh);
+      Kokkos::deep_copy(Y, yh);
+      kspmv::spmv(TypeParam(), 1.5, A, X, -0.5, Y);
+      const auto& structure = kspmv::impl::csr_analysis(TypeParam(), A)->structure;
+      EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
+          << "lines an entry " << structure.window_lines_per_entry;
+      Kokkos::deep_copy(yh, Y);
+      for (int64_t j = 0; j < k; ++j) {
+        std::vector<double> column(n);
+        for (int64_t i = 0; i < n; ++i) column[i] = yh(i, j);
+        EXPECT_TRUE(matches_reference(column, reference_spmv(1.5, h, x[j], -0.5, y0[j])));
+      }
+    }
+  }
+}
+
 TYPED_TEST(Spmv, MultivectorErrors) {
   using Device = typename TestFixture::Device;
   const auto A = kspmv::to_device<double, int, int, Device>(golden_5x5());

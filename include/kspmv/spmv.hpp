@@ -484,7 +484,8 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // Rank-2 x and y (several vectors): CsrMatrix and BalancedCsrMatrix (its CSR arrays), modes N
 // and T; one vector is the rank-1 call on the column. Mode N: automatic runs a raw kernel on GPUs
 // with the raw kernels (any strides), lanes per row or evenly split entries by
-// launch.hpp: multivector_kernel from the longest row (the analysis kept with A), a Kokkos
+// launch.hpp: multivector_kernel from the longest row (the analysis kept with A), reading a
+// row-major copy of a column-major X where its gathers scatter (stage_x_row_major), a Kokkos
 // thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with
 // lanes_per_row as its group), csr_balanced the raw split entries. Mode T: vector CSR's lanes per
 // row with atomics (automatic or csr_vector).
@@ -529,18 +530,31 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
     if (a != Algorithm::csr_scalar) {
       constexpr int wave = warp_width<ExecSpace>();
       const int64_t k = int64_t(x.extent(1));
+      const CsrStructure& structure = csr_analysis(space, A)->structure;
       MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::entries : MultivectorKernel::lanes;
       if (a == Algorithm::automatic) {
-        kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), csr_analysis(space, A)->structure.longest_row, wave,
+        kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave,
                                     int64_t(space.concurrency()));
+      }
+      // Column-major X whose gathers scatter: the kernels read a row-major copy (launch.hpp).
+      const S* x_data = x.data();
+      int64_t x_row_stride = int64_t(x.stride(0)), x_vector_stride = int64_t(x.stride(1));
+      Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space> x_row_major;
+      if (stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry)) {
+        x_row_major = decltype(x_row_major)(
+            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[x_row_major]"), x.extent(0), k);
+        copy_rows(space, x, x_row_major);
+        x_data = x_row_major.data();
+        x_row_stride = k;
+        x_vector_stride = 1;
       }
       if (kernel == MultivectorKernel::entries) {
         scale_y(space, beta, y);
-        raw::csr_multivector_entries<S, O, Off>(native_stream(space), raw_multivector_entries_per_thread,
+        raw::csr_multivector_entries<S, O, Off>(native_stream(space), raw_multivector_entries_per_lane,
                                                 multivector_columns_per_pass(k), A.num_rows(), int64_t(A.nnz()), k,
-                                                A.row_offsets.data(), A.col_indices.data(), A.values.data(), x.data(),
-                                                int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(),
-                                                int64_t(y.stride(0)), int64_t(y.stride(1)), alpha);
+                                                A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
+                                                x_row_stride, x_vector_stride, y.data(), int64_t(y.stride(0)),
+                                                int64_t(y.stride(1)), alpha);
         return;
       }
       const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
@@ -550,8 +564,8 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                                     " must be a power of two <= " + std::to_string(wave) + " on this backend");
       }
       raw::csr_multivector<S, O, Off>(native_stream(space), lanes, multivector_columns_per_pass(k), A.num_rows(), k,
-                                      A.row_offsets.data(), A.col_indices.data(), A.values.data(), x.data(),
-                                      int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(), int64_t(y.stride(0)),
+                                      A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
+                                      x_row_stride, x_vector_stride, y.data(), int64_t(y.stride(0)),
                                       int64_t(y.stride(1)), alpha, beta);
       return;
     }
@@ -662,8 +676,13 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
 /// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
 /// vector: on GPUs with the raw kernels a group of lanes per row keeping the sums of 4 or 8
-/// vectors (lanes_per_row with Algorithm::raw forces its group), elsewhere or with
-/// Algorithm::csr_scalar a Kokkos thread per row. One column is the rank-1 call on it.
+/// vectors (lanes_per_row with Algorithm::raw forces its group) or, where a row is long enough
+/// to hold up the launch (or with Algorithm::csr_balanced), the entries split evenly over waves
+/// that add the rows they share with atomics (the last bits of Y may then change from run to
+/// run); elsewhere or with Algorithm::csr_scalar a Kokkos thread per row. On a matrix beyond the
+/// GPU's cache whose rows gather scattered entries of x, a column-major X (LayoutLeft) is first
+/// copied to a row-major temporary allocated for the call (n*k values), which the kernels read
+/// in its place. One column is the rank-1 call on it.
 ///
 /// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call
 /// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then

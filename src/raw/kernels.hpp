@@ -67,6 +67,9 @@ __device__ __forceinline__ unsigned long long ballot(bool predicate) {
 // The lowest lane set in a ballot's bits.
 __device__ __forceinline__ int lowest_lane(unsigned long long bits) { return __ffsll((long long)bits) - 1; }
 
+// The highest lane set in a ballot's bits (bits != 0).
+__device__ __forceinline__ int highest_lane(unsigned long long bits) { return 63 - __clzll((long long)bits); }
+
 // `value` as lane `source` holds it; every lane of the wave must call it.
 template <class T>
 __device__ __forceinline__ T shfl(T value, int source) {
@@ -190,38 +193,47 @@ __global__ void __launch_bounds__(kBlockSize)
 }
 
 // Several vectors over entries split evenly (rows of uneven length, where a group of lanes a row
-// would leave the longest rows to a few lanes): thread t walks entries [t*E, t*E + E) for
-// E = entries_per_thread, from the row holding its first entry (a binary search), adding
-// alpha*(its part of each row) into y, which the caller has scaled by beta: a plain add for a
-// row wholly inside the thread's entries (no other thread touches it), an atomic add for a row
-// it shares, whose last bits may then change from run to run.
-template <int Columns, class S, class O, class Off>
+// would leave the longest rows to a few lanes): wave w takes the entries_per_lane * WaveSize
+// consecutive entries from w * entries_per_lane * WaveSize on and walks them a wave-wide step
+// at a time, lane l on entry step + l, so the loads of values and column indices are coalesced
+// (a thread walking its own 32 entries, this kernel's first form, touched a line per lane and
+// load: 2-5% of copy bandwidth on the H200). Each lane finds its entry's row among the ends of
+// the next WaveSize rows, loaded by the wave and searched with shuffles. A step inside one row
+// adds each lane's products to the lane's own partial sums of that row (no shuffles: the long
+// rows); a step crossing rows sums its products by row with a segmented scan across the wave,
+// the row reaching the step's end carried on. A row's sum is added into y, which the caller has
+// scaled by beta: a plain add for a row that begins and ends inside the wave's entries (no other
+// wave touches it), an atomic add for the wave's first row and the row it carries past its last
+// entry, whose last bits may then change from run to run.
+template <int WaveSize, int Columns, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
-    csr_multivector_entries_kernel(int64_t num_rows, int64_t nnz, int entries_per_thread, int64_t num_vectors,
+    csr_multivector_entries_kernel(int64_t num_rows, int64_t nnz, int entries_per_lane, int64_t num_vectors,
                                    const Off* __restrict__ offsets, const O* __restrict__ cols,
                                    const S* __restrict__ vals, const S* __restrict__ x, int64_t x_row_stride,
                                    int64_t x_vector_stride, S* __restrict__ y, int64_t y_row_stride,
                                    int64_t y_vector_stride, S alpha) {
-  const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) * entries_per_thread;
-  if (k0 >= nnz) return;
-  const int64_t k1 = k0 + entries_per_thread < nnz ? k0 + entries_per_thread : nnz;
-  // The last row starting at or before k0 holds it (k0 < nnz, so that row is not empty).
-  int64_t lo = 0, hi = num_rows - 1;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (int64_t(offsets[mid]) <= k0) lo = mid; else hi = mid - 1;
+  const int lane = int(threadIdx.x) % WaveSize;
+  const int64_t per_wave = int64_t(WaveSize) * entries_per_lane;
+  const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / WaveSize * per_wave;
+  if (k0 >= nnz) return;  // the whole wave
+  const int64_t k1 = k0 + per_wave < nnz ? k0 + per_wave : nnz;
+  // The row holding k0 (the last row starting at or before it): each round the wave probes
+  // WaveSize evenly spaced rows of [lo, hi) and keeps the span from the last one starting at or
+  // before k0, so a few dependent loads find it among billions of rows.
+  int64_t lo = 0, hi = num_rows;
+  while (hi - lo > 1) {
+    const int64_t spacing = (hi - lo + WaveSize - 1) / WaveSize;
+    const int64_t probe = lo + lane * spacing;
+    const int last = highest_lane(ballot(probe < hi && int64_t(offsets[probe]) <= k0));  // lane 0's probe is lo
+    hi = lo + (last + 1) * spacing < hi ? lo + (last + 1) * spacing : hi;
+    lo += last * spacing;
   }
+  const int64_t first_row = lo;
   for (int64_t first = 0; first < num_vectors; first += Columns) {
     const int count = num_vectors - first < Columns ? int(num_vectors - first) : Columns;
     const S* x_first = x + first * x_vector_stride;
     S* y_first = y + first * y_vector_stride;
-    int64_t row = lo;
-    int64_t row_begin = int64_t(offsets[row]), row_end = int64_t(offsets[row + 1]);
-    S sum[Columns];
-#pragma unroll
-    for (int j = 0; j < Columns; ++j) sum[j] = 0;
-    const auto flush = [&]() {
-      const bool shared = row_begin < k0 || row_end > k1;
+    const auto add = [&](int64_t row, const S* sum, bool shared) {
       S* out = y_first + row * y_row_stride;
 #pragma unroll
       for (int j = 0; j < Columns; ++j) {
@@ -232,26 +244,91 @@ __global__ void __launch_bounds__(kBlockSize)
             out[j * y_vector_stride] += alpha * sum[j];
           }
         }
-        sum[j] = 0;
       }
     };
-    for (int64_t k = k0; k < k1; ++k) {
-      if (k >= row_end) {  // the row ends: add it, then skip the empty rows to the one holding k
-        flush();
-        do {
-          ++row;
-          row_begin = row_end;
-          row_end = int64_t(offsets[row + 1]);
-        } while (k >= row_end);
-      }
-      const S v = vals[k];
-      const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
+    // The carried row (the row of the last step's last entry) and each lane's part of its sum.
+    int64_t carry_row = first_row;
+    S carry[Columns];
 #pragma unroll
-      for (int j = 0; j < Columns; ++j) {
-        if (j < count) sum[j] += v * x_entry[j * x_vector_stride];
+    for (int j = 0; j < Columns; ++j) carry[j] = 0;
+    for (int64_t step = k0; step < k1; step += WaveSize) {
+      const int64_t step_last = step + WaveSize <= k1 ? step + WaveSize - 1 : k1 - 1;
+      const bool active = step + lane < k1;
+      const int64_t k = active ? step + lane : step_last;  // lanes past the end join the last row
+      // The lane's row: lane m loads the end of row base + m; the number of those ends at or
+      // before k (a binary search over the lanes) places k's row. Short or empty rows ending
+      // before the step's last entry beyond the window take further windows.
+      int64_t my_row = -1;
+      bool whole = false;  // the step lies inside the carried row
+      for (int64_t base = carry_row;; base += WaveSize) {
+        const int64_t end = base + 1 + lane <= num_rows ? int64_t(offsets[base + 1 + lane]) : nnz;
+        if (shfl(end, 0) > step_last) {  // every lane still without a row is in row base
+          whole = base == carry_row;
+          if (my_row < 0) my_row = base;
+          break;
+        }
+        int before = 0;
+#pragma unroll
+        for (int half = WaveSize / 2; half > 0; half /= 2) {
+          if (shfl(end, before + half - 1) <= k) before += half;
+        }
+        const int64_t last_end = shfl(end, WaveSize - 1);
+        if (before == WaveSize - 1 && last_end <= k) before = WaveSize;
+        if (my_row < 0 && before < WaveSize) my_row = base + before;
+        if (last_end > step_last) break;
       }
+      S sum[Columns];
+      if (active) {
+        const S v = vals[k];
+        const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
+#pragma unroll
+        for (int j = 0; j < Columns; ++j) sum[j] = j < count ? v * x_entry[j * x_vector_stride] : S(0);
+      } else {
+#pragma unroll
+        for (int j = 0; j < Columns; ++j) sum[j] = 0;
+      }
+      if (whole) {
+#pragma unroll
+        for (int j = 0; j < Columns; ++j) carry[j] += sum[j];
+        continue;
+      }
+      // Lanes starting a row (bit l: lane l's row is not lane l - 1's).
+      const int64_t previous_row = shfl(my_row, lane > 0 ? lane - 1 : 0);
+      const unsigned long long heads = ballot(lane == 0 || previous_row != my_row);
+      // The carried row's sum, over the lanes, joins lane 0's if the row goes on; else the row
+      // ended with the last step (inside the wave's entries unless it is the first row).
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) carry[j] = group_sum<WaveSize>(carry[j]);
+      if (lane == 0) {
+        if (my_row == carry_row) {
+#pragma unroll
+          for (int j = 0; j < Columns; ++j) sum[j] += carry[j];
+        } else {
+          add(carry_row, carry, carry_row == first_row);
+        }
+      }
+      // Inclusive scan inside each row's lanes: lanes lane - distance and lane hold the same row
+      // when no row starts in (lane - distance, lane].
+#pragma unroll
+      for (int distance = 1; distance < WaveSize; distance *= 2) {
+        const int source = lane >= distance ? lane - distance : lane;
+        const unsigned long long between = (heads >> (source + 1)) & ((1ull << distance) - 1);
+        const bool same = lane >= distance && between == 0;
+#pragma unroll
+        for (int j = 0; j < Columns; ++j) {
+          const S other = shfl(sum[j], source);
+          if (same) sum[j] += other;
+        }
+      }
+      // A row ending inside the step is added by its last lane; the last lane's row is carried.
+      if (lane + 1 < WaveSize && ((heads >> (lane + 1)) & 1ull) != 0) add(my_row, sum, my_row == first_row);
+#pragma unroll
+      for (int j = 0; j < Columns; ++j) carry[j] = lane == WaveSize - 1 ? sum[j] : S(0);
+      carry_row = shfl(my_row, WaveSize - 1);
     }
-    flush();
+#pragma unroll
+    for (int j = 0; j < Columns; ++j) carry[j] = group_sum<WaveSize>(carry[j]);
+    if (lane == 0) add(carry_row, carry, true);
   }
 }
 
@@ -739,19 +816,20 @@ void launch_csr_multivector(stream_type stream, int group_size, int64_t num_rows
   check_launch("csr_multivector");
 }
 
-template <int Columns, class S, class O, class Off>
-void launch_csr_multivector_entries(stream_type stream, int entries_per_thread, int64_t num_rows, int64_t nnz,
+template <int WaveSize, int Columns, class S, class O, class Off>
+void launch_csr_multivector_entries(stream_type stream, int entries_per_lane, int64_t num_rows, int64_t nnz,
                                     int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
                                     int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
                                     int64_t y_vector_stride, S alpha) {
-  if (entries_per_thread < 1) {
-    throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(entries_per_thread) +
-                                " entries a thread");
+  if (entries_per_lane < 1) {
+    throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(entries_per_lane) +
+                                " entries a lane");
   }
   if (num_rows == 0 || nnz == 0 || num_vectors == 0) return;
-  const unsigned blocks = blocks_for((nnz + entries_per_thread - 1) / entries_per_thread);
-  csr_multivector_entries_kernel<Columns><<<blocks, kBlockSize, 0, stream>>>(
-      num_rows, nnz, entries_per_thread, num_vectors, offsets, cols, vals, x, x_row_stride, x_vector_stride, y,
+  const int64_t per_wave = int64_t(WaveSize) * entries_per_lane;
+  const unsigned blocks = blocks_for((nnz + per_wave - 1) / per_wave * WaveSize);
+  csr_multivector_entries_kernel<WaveSize, Columns><<<blocks, kBlockSize, 0, stream>>>(
+      num_rows, nnz, entries_per_lane, num_vectors, offsets, cols, vals, x, x_row_stride, x_vector_stride, y,
       y_row_stride, y_vector_stride, alpha);
   check_launch("csr_multivector_entries");
 }

@@ -40,16 +40,16 @@ void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t
 }
 
 template <class S, class O, class Off>
-void csr_multivector_entries(void* stream, int entries_per_thread, int columns_per_pass, int64_t num_rows, int64_t nnz,
+void csr_multivector_entries(void* stream, int entries_per_lane, int columns_per_pass, int64_t num_rows, int64_t nnz,
                              int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
                              int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
                              int64_t y_vector_stride, S alpha) {
   const auto s = static_cast<stream_type>(stream);
   if (columns_per_pass == 4) {
-    launch_csr_multivector_entries<4>(s, entries_per_thread, num_rows, nnz, num_vectors, offsets, cols, vals, x,
+    launch_csr_multivector_entries<kWaveSize, 4>(s, entries_per_lane, num_rows, nnz, num_vectors, offsets, cols, vals, x,
                                       x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
   } else if (columns_per_pass == 8) {
-    launch_csr_multivector_entries<8>(s, entries_per_thread, num_rows, nnz, num_vectors, offsets, cols, vals, x,
+    launch_csr_multivector_entries<kWaveSize, 8>(s, entries_per_lane, num_rows, nnz, num_vectors, offsets, cols, vals, x,
                                       x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
   } else {
     throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(columns_per_pass) +

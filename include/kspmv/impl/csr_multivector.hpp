@@ -1,7 +1,8 @@
 #pragma once
 // CSR times several vectors at once (rank-2 x and y, k columns, any layout): A's entries are read
 // once for several vectors rather than once per vector. The Kokkos kernels here run on every
-// backend; on GPUs with the raw kernels, spmv.hpp runs raw::csr_multivector in mode N instead.
+// backend; on GPUs with the raw kernels, spmv.hpp runs raw::csr_multivector in mode N instead
+// (on a row-major copy of X, made here, where launch.hpp's stage_x_row_major says so).
 //  - mode N, a thread per row keeping the sums of up to 8 vectors in registers; the row is
 //    walked again, from the caches, for each further pass;
 //  - mode T, vector CSR's lanes per row of A adding a(i,j)*alpha*x(i,v) into y(j,v) with atomics
@@ -89,6 +90,24 @@ void spmv_csr_multivector_rows(const ExecSpace& space, typename YView::non_const
                          CsrMultivectorRowsFunctor<Matrix, XView, YView, false>{A.row_offsets, A.col_indices, A.values,
                                                                                  x, y, alpha, beta, k});
   }
+}
+
+template <class Source, class Destination>
+struct CopyRowsFunctor {
+  Source source;
+  Destination destination;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t row) const {
+    for (size_t v = 0; v < source.extent(1); ++v) destination(row, v) = source(row, v);
+  }
+};
+
+/// destination(i, v) = source(i, v) for rank-2 Views of one shape, a thread per row: the row-major
+/// copy of a column-major X (launch.hpp: stage_x_row_major), read coalesced a vector at a time.
+template <class ExecSpace, class Source, class Destination>
+void copy_rows(const ExecSpace& space, const Source& source, const Destination& destination) {
+  Kokkos::parallel_for("kspmv::spmv[x_row_major]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(source.extent(0))),
+                       CopyRowsFunctor<Source, Destination>{source, destination});
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>

@@ -176,16 +176,29 @@ inline int raw_multivector_lanes(double average_row_length, int wave) {
 }
 
 /// The raw multivector kernels: lanes per row (raw_multivector_lanes), or entries split evenly
-/// (raw_multivector_entries_per_thread a thread) where the longest row at that width would take
-/// more steps than an average resident thread's share of the entries: the rule of mode T's
-/// transpose_kernel, for the same reason.
+/// (raw_multivector_entries_per_lane a lane: a wave of 32 takes 512 consecutive entries) where
+/// the longest row at that width would take more steps than an average resident thread's share
+/// of the entries: the rule of mode T's transpose_kernel, for the same reason.
 enum class MultivectorKernel { lanes, entries };
-constexpr int raw_multivector_entries_per_thread = 32;
+constexpr int raw_multivector_entries_per_lane = 16;
 inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
                                             int64_t resident_threads) {
   const int lanes = raw_multivector_lanes(num_rows > 0 ? double(nnz) / double(num_rows) : 0.0, wave);
   const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
   return double(longest_row) / double(lanes) > per_thread ? MultivectorKernel::entries : MultivectorKernel::lanes;
+}
+
+/// Several vectors with X column-major (LayoutLeft: each vector's entries contiguous): an entry's
+/// gathers read a separate 32-byte sector of every vector, where row-major X (a row's k values
+/// together) gives k*8 contiguous bytes, a sector for 4 vectors. Where neighbouring rows share
+/// few lines of x, windows of 32 rows gathering more than raw_stage_x_min_lines_per_entry
+/// distinct lines an entry (raw::RowStatistics: measured on matrices beyond the cache; the mark
+/// at which the balanced kernel takes each gather as a wait on memory), the raw kernels read a
+/// row-major copy made for the call: n*k*8 bytes written and read once more against up to 3 of
+/// every 4 sectors of the gathers. Where rows share lines, the caches serve both layouts alike.
+constexpr double raw_stage_x_min_lines_per_entry = 0.75;
+inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double window_lines_per_entry) {
+  return x_row_stride == 1 && num_vectors >= 2 && window_lines_per_entry > raw_stage_x_min_lines_per_entry;
 }
 
 /// Mode T's kernel on A (impl/csr_transpose.hpp).

@@ -46,10 +46,11 @@ void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t
                      int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta);
 
 /// Y += alpha*A*X for num_vectors vectors (strides as csr_multivector; the caller scales Y by
-/// beta first), the entries split evenly: entries_per_thread consecutive entries a thread, which
-/// adds the rows it shares with other threads with atomics. For rows of uneven length.
+/// beta first), the entries split evenly: entries_per_lane * wave_size() consecutive entries a
+/// wave, walked a wave-wide step at a time and summed by row across the wave; a wave adds the
+/// rows it shares with other waves with atomics. For rows of uneven length.
 template <class S, class O, class Off>
-void csr_multivector_entries(void* stream, int entries_per_thread, int columns_per_pass, int64_t num_rows, int64_t nnz,
+void csr_multivector_entries(void* stream, int entries_per_lane, int columns_per_pass, int64_t num_rows, int64_t nnz,
                              int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
                              int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
                              int64_t y_vector_stride, S alpha);
