@@ -511,6 +511,11 @@ std::vector<Candidate> transpose_candidates(const Matrix& A, const Vector& x, co
                     return first_call([=] { kspmv::spmv("T", 1.0, *fresh_transposed, x, 0.0, y, transposed); });
                   },
                   [=] { kspmv::spmv("T", 1.0, *fresh_transposed, x, 0.0, y, transposed); }});
+  // A Plan in mode T (PlanOptions::mode), told of kPlanUses uses: A^T formed and planned where
+  // the uses pay for it; its setup (forming A^T included) is amortised by the summary.
+  kspmv::PlanOptions mode_t;
+  mode_t.mode = "T";
+  list.push_back(plan_candidate("T:kspmv:plan", A, x, y, mode_t, 1e-10));
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
   const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);

@@ -150,29 +150,43 @@ def main():
 
 
 def mode_t(ok):
-    """Mode T (rows named T:...): kspmv's plain call against KokkosKernels' default."""
+    """Mode T (rows named T:...): kspmv's plain call and kspmv::Plan in mode T (its setup, forming
+    A^T where it does, amortised over spmv_bench's kPlanUses = 100 uses) against KokkosKernels'
+    default."""
     names = []
     for r in ok:
         if r["kernel"] == "T:kspmv:automatic" and r["matrix"] not in names:
             names.append(r["matrix"])
     if not names:
         return
+    uses = 100
     print("\n### Mode T: y = A^T*x\n")
-    print("| matrix | kspmv [us] | % copy bw | KK default [us] | kspmv vs KK default |")
-    print("|---|---|---|---|---|")
-    logs = []
+    print(f"| matrix | kspmv [us] | % copy bw | KK default [us] | kspmv vs KK default | plan chose | "
+          f"plan setup [us] | plan [us] | plan amortised over {uses} uses vs KK default |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    logs, plan_logs = [], []
     for m in names:
         k = next(r for r in ok if r["matrix"] == m and r["kernel"] == "T:kspmv:automatic")
         kk = next((r for r in ok if r["matrix"] == m and r["kernel"] == "T:kk:default"), None)
+        p = next((r for r in ok if r["matrix"] == m and r["kernel"] == "T:kspmv:plan"), None)
         speed = kk["seconds"] / k["seconds"] if kk else float("nan")
         if kk:
             logs.append((speed, m))
+        plan_cells = "| | | "
+        if p:
+            amortised = p["seconds"] + p["setup_seconds"] / uses
+            plan_speed = kk["seconds"] / amortised if kk else float("nan")
+            if kk:
+                plan_logs.append((plan_speed, m))
+            chose = p.get("note", "").split(";")[0].replace("chose ", "")
+            plan_cells = f"| {chose} | {p['setup_seconds'] * 1e6:.0f} | {p['seconds'] * 1e6:.1f} | {plan_speed:.2f}x |"
         print(f"| {m} | {k['seconds'] * 1e6:.1f} | {100 * k['frac_copy_bw']:.0f}% | "
-              f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x |")
-    if logs:
-        print(f"\nMode T against KokkosKernels' default: geometric mean "
-              f"{math.exp(sum(math.log(v) for v, _ in logs) / len(logs)):.2f}x over {len(logs)} matrices, "
-              f"lowest {min(logs)[0]:.2f}x ({min(logs)[1]}).")
+              f"{kk['seconds'] * 1e6 if kk else float('nan'):.1f} | {speed:.2f}x " + plan_cells)
+    for what, values in (("Mode T (the plain call)", logs), (f"Plan in mode T ({uses} uses, setup amortised)", plan_logs)):
+        if values:
+            print(f"\n{what} against KokkosKernels' default: geometric mean "
+                  f"{math.exp(sum(math.log(v) for v, _ in values) / len(values)):.2f}x over {len(values)} matrices, "
+                  f"lowest {min(values)[0]:.2f}x ({min(values)[1]}).")
 
 
 def multivector(ok):

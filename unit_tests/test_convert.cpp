@@ -57,6 +57,58 @@ TYPED_TEST(Convert, SizesAndNnzSurvive) {
   EXPECT_EQ(kspmv::to_csr(H).nnz(), 173670u);
 }
 
+// Whether this backend can form A^T: on device memory the sort of each row needs Kokkos 4.1.
+template <class ExecSpace>
+bool transpose_available() {
+  return KOKKOS_VERSION >= 40100 ||
+         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
+// kspmv::transpose against the host transposition, array for array (each row of A^T by
+// increasing row of A), on every random shape: rectangular, empty rows and columns, duplicate
+// columns, a row of 20000 entries, m or n = 0. conjugate_transpose of a real matrix is the same.
+TYPED_TEST(Convert, TransposeIsTheHostTransposition) {
+  if (!transpose_available<TypeParam>()) GTEST_SKIP() << "A^T on a device needs Kokkos 4.1";
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const RandomCase& c : random_cases) {
+    SCOPED_TRACE(c.what);
+    const kspmv::HostCsr h = random_csr(c.shape, rng);
+    const kspmv::HostCsr expected = transpose_host(h);
+    const auto A = kspmv::to_device<double, int, int64_t, Device>(h);
+    for (const bool conjugate : {false, true}) {
+      const auto T = conjugate ? kspmv::conjugate_transpose(A) : kspmv::transpose(A);
+      const kspmv::HostCsr got = kspmv::to_host(T);
+      EXPECT_EQ(got.num_rows, h.num_cols);
+      EXPECT_EQ(got.num_cols, h.num_rows);
+      EXPECT_EQ(got.row_offsets, expected.row_offsets);
+      EXPECT_EQ(got.col_indices, expected.col_indices);
+      EXPECT_EQ(got.values, expected.values);
+    }
+  }
+}
+
+// A^H of a complex matrix: the transposition with every imaginary part negated; A^T keeps them.
+TYPED_TEST(Convert, ConjugateTransposeOfComplexValues) {
+  if (!transpose_available<TypeParam>()) GTEST_SKIP() << "A^T on a device needs Kokkos 4.1";
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = with_random_imaginary_parts(random_csr({300, 170, 9, 0.1, 0}, rng), rng);
+  const kspmv::HostCsr expected = transpose_host(h);
+  const auto A = kspmv::to_device<Kokkos::complex<double>, int, int, Device>(h);
+  const kspmv::HostCsr t = kspmv::to_host(kspmv::transpose(A));
+  const kspmv::HostCsr c = kspmv::to_host(kspmv::conjugate_transpose(A));
+  ASSERT_EQ(c.col_indices, expected.col_indices);
+  EXPECT_EQ(t.values, expected.values);
+  EXPECT_EQ(t.imaginary, expected.imaginary);
+  EXPECT_EQ(c.values, expected.values);
+  std::vector<double> negated = expected.imaginary;
+  for (double& v : negated) v = -v;
+  EXPECT_EQ(c.imaginary, negated);
+}
+
 // ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
 // kspmv::convert's options, one field out of range at a time: std::invalid_argument naming the
 // field, whichever format the options go to (ELLPACK here, though only max_fill_ratio is its).

@@ -304,6 +304,109 @@ TYPED_TEST(PlanTest, EmptyMatrices) {
   EXPECT_TRUE((check_plan<TypeParam, int, int>(no_entries, kspmv::PlanOptions(), 1.0, 0.0, true, rng)));
 }
 
+// Mode T: y = alpha*A^T*x + beta*y whichever the plan keeps. One use never pays for forming A^T
+// (predicted at impl::transpose_setup_calls calls), so the plan runs mode T on A; with 10^6
+// uses it forms A^T, plans it, and keeps whichever measured cheaper: both are checked through
+// apply(), and a kept A^T is checked as the transposition.
+TYPED_TEST(PlanTest, ModeTFormsTheTransposeWhereTheUsesPay) {
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const bool can_form = KOKKOS_VERSION >= 40100 ||
+                        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
+  for (const int64_t uses : {1, 1000000}) {
+    kspmv::PlanOptions options;
+    options.mode = "T";
+    options.expected_uses = uses;
+    options.small_matrix_bytes = 0;  // the choice even on small matrices
+    for (const RandomCase& c : random_cases) {
+      SCOPED_TRACE(std::string(c.what) + ", uses " + std::to_string(uses));
+      const kspmv::HostCsr h = random_csr(c.shape, rng);
+      const auto A = kspmv::to_device<double, int, int, Device>(h);
+      const kspmv::Plan<double, int, int, Device> plan(A, options);
+      const kspmv::PlanReport& r = plan.report();
+      const auto x_host = random_vector(size_t(h.num_rows), rng);
+      auto y0 = random_vector(size_t(h.num_cols), rng);
+      if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+      auto x = to_device_vector<double, Device>(x_host, "x");
+      auto y = to_device_vector<double, Device>(y0, "y");
+      plan.apply(TypeParam(), c.alpha, x, c.beta, y);
+      EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(c.alpha, transpose_host(h), x_host, c.beta, y0)))
+          << r.to_string();
+      if (h.col_indices.empty()) {
+        EXPECT_EQ(r.chosen, "mode_T_on_A");
+        continue;
+      }
+      ASSERT_EQ(r.candidates.size(), 2u) << r.to_string();
+      EXPECT_EQ(r.candidates[0].name, "mode_T_on_A");
+      EXPECT_TRUE(r.candidates[0].timed());
+      if (uses == 1 || !can_form) {
+        EXPECT_EQ(r.chosen, "mode_T_on_A") << r.to_string();
+        EXPECT_EQ(plan.transposed(), nullptr);
+        EXPECT_FALSE(r.candidates[1].feasible);
+        EXPECT_NE(r.candidates[1].note.find("not formed"), std::string::npos) << r.to_string();
+        continue;
+      }
+      EXPECT_TRUE(r.candidates[1].timed()) << r.to_string();
+      EXPECT_EQ(r.candidates[1].name.rfind("transpose + ", 0), 0u) << r.to_string();
+      EXPECT_EQ(plan.transposed() != nullptr, r.chosen == r.candidates[1].name) << r.to_string();
+      if (plan.transposed() != nullptr) {
+        const kspmv::HostCsr t = kspmv::to_host(*plan.transposed());
+        EXPECT_EQ(t.col_indices, transpose_host(h).col_indices);
+      }
+    }
+  }
+}
+
+// Mode H on complex values: y = alpha*A^H*x + beta*y, with A^H formed (10^6 uses) or not.
+TYPED_TEST(PlanTest, ModeHOnComplexValues) {
+  using Device = DeviceOf<TypeParam>;
+  using Z = Kokkos::complex<double>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = with_random_imaginary_parts(random_csr({400, 250, 12, 0.1, 0}, rng), rng);
+  const auto A = kspmv::to_device<Z, int, int, Device>(h);
+  for (const int64_t uses : {1, 1000000}) {
+    for (const char* mode : {"H", "C"}) {
+      kspmv::PlanOptions options;
+      options.mode = mode;
+      options.expected_uses = uses;
+      options.small_matrix_bytes = 0;
+      const kspmv::Plan<Z, int, int, Device> plan(A, options);
+      const bool t = mode[0] == 'H';
+      const auto x = random_complex_vector(size_t(t ? h.num_rows : h.num_cols), rng);
+      const auto y0 = random_complex_vector(size_t(t ? h.num_cols : h.num_rows), rng);
+      auto xd = to_device_complex_vector<Z, Device>(x, "x");
+      auto yd = to_device_complex_vector<Z, Device>(y0, "y");
+      const Complex alpha(0.5, -1.0), beta(2.0, 0.25);
+      plan.apply(TypeParam(), Z(alpha.real(), alpha.imag()), xd, Z(beta.real(), beta.imag()), yd);
+      EXPECT_TRUE(matches_complex_reference(to_std_vector(yd), reference_spmv_complex(alpha, h, mode[0], x, beta, y0)))
+          << "mode " << mode << ", uses " << uses << "\n" << plan.report().to_string();
+      if (!t) EXPECT_EQ(plan.transposed(), nullptr);
+    }
+  }
+}
+
+// Mode C on real values is mode N (the plan analyses A as in mode N), and H is T.
+TYPED_TEST(PlanTest, ModesCAndHOnRealValuesAreNAndT) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = random_csr({300, 200, 10, 0.1, 0}, rng);
+  kspmv::PlanOptions c, n;
+  c.mode = "C";
+  c.small_matrix_bytes = n.small_matrix_bytes = 0;
+  std::string chosen_c, chosen_n;
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, c, 1.5, -0.5, false, rng, &chosen_c)));
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, n, 1.5, -0.5, false, rng, &chosen_n)));
+  EXPECT_NE(chosen_c.find("mode_"), 0u) << chosen_c;
+  kspmv::PlanOptions hermitian;
+  hermitian.mode = "H";
+  hermitian.small_matrix_bytes = 0;
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  const kspmv::Plan<double, int, int, Device> plan(A, hermitian);
+  EXPECT_EQ(plan.report().candidates.front().name, "mode_T_on_A");
+}
+
 // ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
 // kspmv::Plan: its options, one field out of range at a time, refused before any analysis; apply()
 // checks x and y as kspmv::spmv does. Default backend only.
@@ -322,6 +425,11 @@ TEST(PlanBadArgument, OptionsOutOfRange) {
   EXPECT_TRUE(refuses(uses, "expected_uses = -1 is negative"));
   EXPECT_TRUE(refuses(timed, "timed_candidates = -2 is negative"));
   EXPECT_TRUE(refuses(small, "small_matrix_bytes = nan must be 0 or more"));
+  kspmv::PlanOptions mode, empty_mode;
+  mode.mode = "X";
+  empty_mode.mode = "";
+  EXPECT_TRUE(refuses(mode, "mode \"X\" is not one of \"N\", \"T\", \"C\", \"H\""));
+  EXPECT_TRUE(refuses(empty_mode, "mode \"\" is not one of"));
   // Each conversion would refuse the options, and the plan fall back to CSR without a word.
   EXPECT_TRUE(refuses(convert, "convert: ConvertOptions::max_diagonals = -3 is negative"));
 }

@@ -18,6 +18,7 @@
 #include "impl/csr_balanced.hpp"
 #include "impl/convert_dia.hpp"
 #include "impl/convert_ell.hpp"
+#include "impl/convert_transpose.hpp"
 #include "impl/launch.hpp"
 
 #include <cstdint>
@@ -151,6 +152,24 @@ CsrMatrix<S, O, Off, D> to_csr(const HybMatrix<S, O, Off, D>& A) {
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const DiaMatrix<S, O, Off, D>& A) {
   return impl::dia_to_csr(A);
+}
+
+/// A^T formed explicitly: a new num_cols x num_rows CSR matrix on A's device whose row j holds
+/// column j of A, (A^T)_ji = a_ij, entries of a row by increasing column (A's row); built on the
+/// device (count, scan, placement with atomics, a sort of each row). spmv on it in mode N equals
+/// spmv on A in mode "T" up to the order of the sums (that of Algorithm::csr_transposed). It
+/// owns new arrays of A's size: A's later changes are not seen. Needs Kokkos 4.1 or later for
+/// matrices in device memory (std::invalid_argument otherwise).
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> transpose(const CsrMatrix<S, O, Off, D>& A) {
+  return impl::transposed_csr(typename D::execution_space(), A, false);
+}
+
+/// A^H = conj(A)^T formed explicitly, as kspmv::transpose (for real scalars, A^T): spmv on it in
+/// mode N equals spmv on A in mode "H".
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> conjugate_transpose(const CsrMatrix<S, O, Off, D>& A) {
+  return impl::transposed_csr(typename D::execution_space(), A, true);
 }
 
 }  // namespace kspmv

@@ -12,7 +12,9 @@
 /// column offsets, the share of blocks needing 32 estimated from a sample of blocks): the
 /// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal). Asked for
 /// (PlanOptions::float_values), a double matrix may also run on its values rounded to float:
-/// mixed precision, which changes results.
+/// mixed precision, which changes results. In modes T and H (PlanOptions::mode) the plan keeps
+/// A^T (A^H) formed explicitly, and planned as a matrix of its own, where the expected uses pay
+/// for forming it.
 
 #include "convert.hpp"
 #include "impl/plan_model.hpp"
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +75,16 @@ struct PlanOptions {
   /// Ignored for float matrices and for matrices the plan keeps as the automatic CSR call (below
   /// small_matrix_bytes).
   bool float_values = false;
+  /// op(A) that apply() computes, y = alpha*op(A)*x + beta*y, spelt as kspmv::spmv's mode: "N"
+  /// (A), "T" (A^T), "C" (conj(A)), "H" (A^H); on real scalars "C" is "N" and "H" is "T". In
+  /// modes T and H the plan times the plain call on A in that mode (no transpose formed: its
+  /// first call is the setup) and, where expected_uses of those calls would cost more than
+  /// forming op(A) (impl::transpose_setup_calls of them), forms op(A) explicitly
+  /// (kspmv::transpose or kspmv::conjugate_transpose) and plans mode N on it with these options;
+  /// it keeps whichever costs less in setup + expected_uses x SpMV, both measured. An explicit
+  /// op(A) is a copy, of A's size: later changes of A's values are not seen (as with the plan's
+  /// converted formats). Mode C on complex scalars is the plain call in mode C on A.
+  std::string mode = "N";
 };
 
 /// What a plan chose and why.
@@ -121,9 +134,15 @@ class Plan {
   /// negative or NaN, or a field of options.convert out of range (as kspmv::convert checks it:
   /// otherwise every conversion would be refused and the plan fall back to CSR without a word).
   /// expected_uses 0 counts as 1.
+  /// Throws std::invalid_argument too for a mode that is not one of "N", "T", "C", "H".
   explicit Plan(const csr_type& A, const PlanOptions& options = PlanOptions()) : m_csr(A), m_matrix(A) {
     check_options(options);
-    choose(options);
+    m_operation = operation_of(options.mode);
+    if (m_operation == impl::Operation::none) {
+      choose(options);
+    } else {
+      choose_operation(options);
+    }
   }
 
   template <class XView, class YView>
@@ -132,6 +151,14 @@ class Plan {
   }
   template <class ExecSpace, class XView, class YView>
   void apply(const ExecSpace& space, Scalar alpha, const XView& x, Scalar beta, const YView& y) const {
+    if (m_transposed) {
+      m_transposed->apply(space, alpha, x, beta, y);
+      return;
+    }
+    if (m_operation != impl::Operation::none) {
+      kspmv::spmv(space, mode_name(m_operation), alpha, m_csr, x, beta, y);
+      return;
+    }
     SpmvOptions options = m_options;
     // The raw kernels need contiguous vectors; strided ones run the chosen format's Kokkos kernel.
     if (options.algorithm == Algorithm::raw && !(impl::is_contiguous(x) && impl::is_contiguous(y))) {
@@ -143,8 +170,11 @@ class Plan {
   const PlanReport& report() const { return m_report; }
   /// The options apply() passes to kspmv::spmv: the chosen kernel and its launch settings (e.g.
   /// team_size 512 for raw balanced CSR on gathers that miss the caches).
-  const SpmvOptions& options() const { return m_options; }
+  /// With an explicit op(A), the options of its plan.
+  const SpmvOptions& options() const { return m_transposed ? m_transposed->options() : m_options; }
   const csr_type& csr() const { return m_csr; }
+  /// op(A) formed explicitly (modes T and H), if the plan keeps it; nullptr otherwise.
+  const csr_type* transposed() const { return m_transposed ? &m_transposed->csr() : nullptr; }
 
  private:
   using Matrix = std::variant<csr_type, BalancedCsrMatrix<Scalar, Ordinal, Offset, Device>,
@@ -159,6 +189,8 @@ class Plan {
   SpmvOptions m_options;
   PlanReport m_report;
   int m_balanced_threads = 0;  // raw balanced CSR's threads per block; 0: its default
+  impl::Operation m_operation = impl::Operation::none;
+  std::shared_ptr<const Plan> m_transposed;  // the plan of op(A) formed explicitly, if kept
 
   static void check_options(const PlanOptions& o) {
     const auto fail = [](const std::string& what) { throw std::invalid_argument("kspmv::Plan: PlanOptions::" + what); };
@@ -168,6 +200,30 @@ class Plan {
       fail("small_matrix_bytes = " + std::to_string(o.small_matrix_bytes) + " must be 0 or more");
     }
     impl::check_convert_options(o.convert, "kspmv::Plan: PlanOptions::convert");
+    operation_of(o.mode);
+  }
+
+  // The operation the plan applies; on real scalars conj(A) = A.
+  static impl::Operation operation_of(const std::string& mode) {
+    impl::Operation op;
+    try {
+      op = impl::parse_mode(mode.c_str());
+    } catch (const std::invalid_argument&) {
+      throw std::invalid_argument("kspmv::Plan: PlanOptions::mode \"" + mode + "\" is not one of \"N\", \"T\", \"C\", \"H\"");
+    }
+    if constexpr (!impl::is_complex<Scalar>::value) {
+      if (op == impl::Operation::conjugate) return impl::Operation::none;
+      if (op == impl::Operation::conjugate_transpose) return impl::Operation::transpose;
+    }
+    return op;
+  }
+  static const char* mode_name(impl::Operation op) {
+    switch (op) {
+      case impl::Operation::transpose: return "T";
+      case impl::Operation::conjugate: return "C";
+      case impl::Operation::conjugate_transpose: return "H";
+      default: return "N";
+    }
   }
 
   static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -309,6 +365,117 @@ class Plan {
       break;
     }
     explain(order, uses);
+  }
+
+  // Modes T, C and H (PlanOptions::mode): the plain call on A in that mode, or op(A) formed and
+  // planned in mode N, whichever costs less over the expected uses, both measured.
+  void choose_operation(const PlanOptions& options) {
+    m_report.expected_uses = std::max<int64_t>(options.expected_uses, 1);
+    const int64_t uses = m_report.expected_uses;
+    const std::string mode = mode_name(m_operation);
+    auto t0 = Clock::now();
+    PlanCandidate on_a;
+    on_a.name = "mode_" + mode + "_on_A";
+    on_a.note = "the plain call in mode " + mode + " on A, no transpose formed";
+    m_report.candidates = {on_a};
+    m_report.chosen = on_a.name;
+    const double csr_bytes = double(m_csr.nnz()) * (sizeof(Scalar) + sizeof(Ordinal)) +
+                             double(m_csr.num_rows() + 1) * sizeof(Offset);
+    if (m_csr.num_rows() == 0 || m_csr.nnz() == 0 || csr_bytes < options.small_matrix_bytes) {
+      m_report.analysis_time = since(t0);
+      m_report.reason = "matrix fits in cache, SpMV is launch latency: the plain call in mode " + mode + " on A";
+      return;
+    }
+    if (m_operation == impl::Operation::conjugate) {
+      m_report.analysis_time = since(t0);
+      m_report.reason = "mode C: conj(A) is applied by the plain call through a conjugated x and y";
+      return;
+    }
+    m_report.bandwidth = impl::device_bandwidth<execution_space>();
+    time_apply(on_a, [&](const auto& x, const auto& y) { kspmv::spmv(execution_space(), mode.c_str(), Scalar(1), m_csr, x, Scalar(0), y); },
+               m_csr.num_rows(), m_csr.num_cols());
+    m_report.analysis_time = since(t0);
+
+    PlanCandidate formed;
+    formed.name = m_operation == impl::Operation::transpose ? "transpose" : "conjugate_transpose";
+    formed.predicted_setup = impl::transpose_setup_calls * on_a.measured_apply;
+    formed.predicted_apply = 0;
+    if (double(uses) * on_a.measured_apply <= formed.predicted_setup) {
+      formed.feasible = false;
+      formed.note = "not formed: " + std::to_string(uses) + " calls in mode " + mode + " cost less than forming op(A) (" +
+                    std::to_string(impl::transpose_setup_calls) + " of them)";
+      m_report.candidates = {on_a, formed};
+      explain_operation(on_a, formed, uses);
+      return;
+    }
+    t0 = Clock::now();
+    execution_space space;
+    csr_type op_a;
+    try {
+      op_a = impl::transposed_csr(space, m_csr, m_operation == impl::Operation::conjugate_transpose);
+      space.fence();
+    } catch (const std::invalid_argument& e) {
+      formed.feasible = false;
+      formed.note = std::string("not formed: ") + e.what();
+      m_report.timing_time = since(t0);
+      m_report.candidates = {on_a, formed};
+      explain_operation(on_a, formed, uses);
+      return;
+    }
+    const double forming = since(t0);
+    PlanOptions planned = options;
+    planned.mode = "N";
+    auto plan = std::make_shared<const Plan>(op_a, planned);
+    space.fence();
+    formed.measured_setup = since(t0);
+    time_apply(formed, [&](const auto& x, const auto& y) { plan->apply(space, Scalar(1), x, Scalar(0), y); },
+               m_csr.num_rows(), m_csr.num_cols());
+    m_report.timing_time = since(t0);
+    formed.name += " + " + plan->report().chosen;
+    std::ostringstream note;
+    note << "forming op(A) " << forming * 1e6 << " us; its plan: " << plan->report().reason;
+    formed.note = note.str();
+    m_report.candidates = {on_a, formed};
+    if (formed.total(uses) < on_a.total(uses)) m_transposed = plan;
+    explain_operation(on_a, formed, uses);
+  }
+
+  void explain_operation(const PlanCandidate& on_a, const PlanCandidate& formed, int64_t uses) {
+    const PlanCandidate& best = m_transposed ? formed : on_a;
+    const PlanCandidate& other = m_transposed ? on_a : formed;
+    m_report.chosen = best.name;
+    std::ostringstream why;
+    why << "lowest measured setup + " << uses << " x SpMV = " << best.setup() * 1e6 << " us + " << uses << " x "
+        << best.apply() * 1e6 << " us";
+    if (other.feasible) {
+      why << "; next " << other.name << " " << other.total(uses) * 1e6 << " us in all";
+    } else {
+      why << "; " << other.name << " " << other.note;
+    }
+    m_report.reason = why.str();
+  }
+
+  // Times calls of run(x, y) on x of x_size ones into y of y_size (op(A) is y_size x x_size): the first, from an idle device,
+  // as the setup (the plain call builds its analysis then), the median of three more as the SpMV.
+  template <class Run>
+  static void time_apply(PlanCandidate& c, const Run& run, Ordinal x_size, Ordinal y_size) {
+    Kokkos::View<Scalar*, Device> x("kspmv::plan::x", x_size), y("kspmv::plan::y", y_size);
+    Kokkos::deep_copy(x, Scalar(1));
+    execution_space space;
+    std::vector<double> samples;
+    for (int r = 0; r < 4; ++r) {
+      space.fence();
+      const auto t0 = Clock::now();
+      run(x, y);
+      space.fence();
+      if (r == 0) {
+        if (c.measured_setup < 0) c.measured_setup = since(t0);
+      } else {
+        samples.push_back(since(t0));
+      }
+    }
+    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+    c.measured_apply = samples[samples.size() / 2];
   }
 
   // The candidate's storage, or nothing if its conversion refused (the candidate is then marked

@@ -2,7 +2,9 @@
 // The structure of A^T for the deterministic mode T (Algorithm::csr_transposed): for each column
 // j of A, its entries in order of increasing row, as indices into A's arrays, and their rows.
 // Structure only, so A's values may change between calls (as CsrMatrix promises); kept in A's
-// analysis cache and rebuilt when the structure changes, as the analysis is.
+// analysis cache and rebuilt when the structure changes, as the analysis is. The same structure,
+// with A's values gathered into it, is A^T formed explicitly (kspmv::transpose, and a Plan's
+// explicit transpose).
 
 #include <Kokkos_Core.hpp>
 #if KOKKOS_VERSION >= 40100
@@ -64,7 +66,9 @@ struct CsrTransposeStructure {
 #if KOKKOS_VERSION >= 40100
       build_on_device(space, A);
 #else
-      throw std::invalid_argument("kspmv::spmv: Algorithm::csr_transposed on a device needs Kokkos 4.1 or later");
+      throw std::invalid_argument(
+          "kspmv: the transposed structure of a matrix on a device (Algorithm::csr_transposed, kspmv::transpose) "
+          "needs Kokkos 4.1 or later");
 #endif
     }
   }
@@ -126,6 +130,29 @@ std::shared_ptr<const CsrTransposeStructure<ExecSpace, S, O, Off, D>> csr_transp
   return A.impl_analysis_cache().template find_or_build<Structure>(
       [&](const Structure& s) { return s.describes(A); },
       [&] { return std::make_shared<const Structure>(space, A); });
+}
+
+// A^T (conjugate: A^H) as a new n x m CSR matrix on A's device: row j is column j of A, its
+// entries by increasing row of A. The transposed structure is built for the call, not kept in
+// A's cache: the result owns its arrays (its offsets and column indices are the structure's).
+template <class ExecSpace, class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> transposed_csr(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A, bool conjugate) {
+  const CsrTransposeStructure<ExecSpace, S, O, Off, D> structure(space, A);
+  const int64_t nnz = int64_t(A.nnz());
+  Kokkos::View<S*, D> values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::transpose::values"), nnz);
+  const auto entries = structure.entries;
+  const auto source = A.values;
+  Kokkos::parallel_for(
+      "kspmv::convert[transpose_values]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, nnz),
+      KOKKOS_LAMBDA(const int64_t k) {
+        const S v = source(entries(k));
+        if constexpr (is_complex<S>::value) {
+          values(k) = conjugate ? Kokkos::conj(v) : v;
+        } else {
+          values(k) = v;
+        }
+      });
+  return CsrMatrix<S, O, Off, D>(A.num_cols(), A.num_rows(), structure.offsets, structure.rows, values);
 }
 
 }  // namespace impl

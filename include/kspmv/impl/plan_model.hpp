@@ -141,6 +141,13 @@ int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t 
 /// block reads 8 KB of column indices, the sample at most 8 MB.
 constexpr int64_t csr16_sample_blocks = 1024;
 
+// A Plan in mode T or H forms op(A) only where expected_uses calls of the plain call in that mode
+// cost more than this many of them: forming A^T makes two passes of one atomic update an entry
+// (the count and the placement, each like a mode-T call's atomic adds to y), a scan, a sort of
+// each row and the gather of the values. A prediction deciding whether to try, not a figure
+// weighed against a measurement: once formed, its setup is measured.
+constexpr double transpose_setup_calls = 4.0;
+
 /// Of a sample of A's blocks of block_entries entries: {blocks sampled, blocks whose columns span
 /// more than 65,535}.
 template <class S, class O, class Off, class D>
