@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mode T on a GPU machine: kspmv's plain call in mode T, its forced kernels (csr_vector,
-# csr_balanced, the deterministic csr_transposed) and KokkosKernels' default in mode T, on the
-# generated large matrices and the suite's seven replicated real ones (mode_t.json).
+# csr_balanced, the deterministic csr_transposed), a Plan in mode T told of 100 uses (A^T formed
+# and planned where that pays) and KokkosKernels' default in mode T, on the generated large
+# matrices and the suite's seven replicated real ones (mode_t.json).
 #
 #   perf_tests/run_gpu_transpose.sh BIN_DIR REAL_MATRIX_DIR OUT_DIR
 #
