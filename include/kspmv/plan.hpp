@@ -455,8 +455,9 @@ class Plan {
     m_report.reason = why.str();
   }
 
-  // Times calls of run(x, y) on x of x_size ones into y of y_size (op(A) is y_size x x_size): the first, from an idle device,
-  // as the setup (the plain call builds its analysis then), the median of three more as the SpMV.
+  // Times calls of run(x, y) on x of x_size ones into y of y_size (op(A) is y_size x x_size),
+  // fenced: the first, from an idle device, as the setup where none is measured yet (the plain
+  // call builds its analysis then; otherwise it only warms up), the median of three more as the SpMV.
   template <class Run>
   static void time_apply(PlanCandidate& c, const Run& run, Ordinal x_size, Ordinal y_size) {
     Kokkos::View<Scalar*, Device> x("kspmv::plan::x", x_size), y("kspmv::plan::y", y_size);
@@ -534,28 +535,23 @@ class Plan {
     m_report.reason = why.str();
   }
 
-  // Converts the candidate and times 3 SpMVs after a warm-up (median), fenced; returns the
+  // Converts the candidate and times 3 SpMVs after a warm-up (median, time_apply); returns the
   // converted storage so the winner is not converted twice (nothing if the conversion refused).
   std::optional<std::pair<Matrix, SpmvOptions>> time_candidate(PlanCandidate& c, const ConvertOptions& convert) const {
-    Kokkos::View<Scalar*, Device> x("kspmv::plan::x", m_csr.num_cols()), y("kspmv::plan::y", m_csr.num_rows());
-    Kokkos::deep_copy(x, Scalar(1));
     execution_space space;
     space.fence();
-    auto t0 = Clock::now();
+    const auto t0 = Clock::now();
     auto built = try_build(c, convert);
     if (!built) return built;
     space.fence();
-    c.measured_setup = since(t0);
-    std::vector<double> samples;
-    for (int r = 0; r < 4; ++r) {
-      t0 = Clock::now();
-      std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), impl::plan_matrix(M), x, Scalar(0), y, built->second); },
-                 built->first);
-      space.fence();
-      if (r > 0) samples.push_back(since(t0));  // the first call warms up
-    }
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-    c.measured_apply = samples[samples.size() / 2];
+    c.measured_setup = since(t0);  // so the first call below only warms up
+    time_apply(
+        c,
+        [&](const auto& x, const auto& y) {
+          std::visit([&](const auto& M) { kspmv::spmv(space, Scalar(1), impl::plan_matrix(M), x, Scalar(0), y, built->second); },
+                     built->first);
+        },
+        m_csr.num_cols(), m_csr.num_rows());
     return built;
   }
 };
