@@ -3,6 +3,7 @@
 /// Umbrella header: everything a kspmv user needs.
 
 #include "blocked_ell.hpp"
+#include "cg.hpp"
 #include "convert.hpp"
 #include "coo.hpp"
 #include "csr.hpp"

@@ -173,6 +173,8 @@ class Plan {
   /// With an explicit op(A), the options of its plan.
   const SpmvOptions& options() const { return m_transposed ? m_transposed->options() : m_options; }
   const csr_type& csr() const { return m_csr; }
+  /// The mode apply() computes in ("N", "T", "C" or "H"; on real scalars "C" is "N", "H" is "T").
+  std::string operation_mode() const { return mode_name(m_operation); }
   /// op(A) formed explicitly (modes T and H), if the plan keeps it; nullptr otherwise.
   const csr_type* transposed() const { return m_transposed ? &m_transposed->csr() : nullptr; }
 

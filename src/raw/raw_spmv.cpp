@@ -1,6 +1,8 @@
 // The raw kernels' API (include/kspmv/impl/raw.hpp), compiled as CUDA or HIP. Each function
 // instantiates the kernels for this platform's wave width.
 #include "kernels.hpp"
+// after kernels.hpp, whose device functions it uses
+#include "cg_grid.hpp"
 
 #include "kspmv/impl/raw.hpp"
 
@@ -279,6 +281,16 @@ void blocked_ell(void* stream, int slice_height, int64_t num_rows, const Off* sl
                                          vals, permutation, x, y, alpha, beta);
 }
 
+template <class S, class O, class Off>
+int64_t cg_grid_blocks(int64_t n, int group_size) {
+  return cg_grid_blocks_for<kWaveSize, S, O, Off>(n, group_size);
+}
+
+template <class S, class O, class Off>
+void cg_grid(void* stream, int64_t blocks, const CgGridArguments<S, O, Off>& arguments) {
+  launch_cg_grid<kWaveSize>(static_cast<stream_type>(stream), blocks, arguments);
+}
+
 // Every combination raw::supports() promises is compiled here. instantiate() is never called:
 // each explicit instantiation of it is compiled, and with it every function whose address it takes
 // (and the kernels those launch).
@@ -293,6 +305,8 @@ void instantiate(void (**addresses)()) {
   addresses[5] = reinterpret_cast<void (*)()>(&csr16_balanced<S, O, Off>);
   addresses[6] = reinterpret_cast<void (*)()>(&csr_multivector<S, O, Off>);
   addresses[7] = reinterpret_cast<void (*)()>(&csr_multivector_entries<S, O, Off>);
+  addresses[8] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
+  addresses[9] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
 }
 // Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
 template <class O, class Off>

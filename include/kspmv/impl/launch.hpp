@@ -244,6 +244,43 @@ inline int raw_balanced_block_threads(double window_lines_per_entry, double aver
 /// (8 million entries).
 inline bool raw_balanced_single_pass(int64_t num_blocks) { return num_blocks <= 4096; }
 
+/// kspmv::cg's path on its own (CgPath::automatic), from the bytes of A's CSR arrays and CG's
+/// six vectors. On a GPU a separate-kernel iteration costs four launches (a few microseconds
+/// each) whatever the size, which on a system held in the caches is more than its arithmetic:
+/// there one kernel runs the whole solve. The cooperative grid kernel (raw GPU kernels) while the
+/// system fits in the L2 of the GPUs kspmv targets (cg_fused_grid_max_bytes: H100 50 MB, H200
+/// 60 MB, MI250X 8 MB a GCD: the H100's); beyond it the Plan's kernels, tuned to the structure,
+/// stream A better than the grid kernel's lanes a row. Without the raw kernels, one team for
+/// systems within the 256 KiB of an H100/H200 SM's L1 and shared memory (cg_fused_team_max_bytes).
+/// On host backends the separate kernels, which use every thread. The fused paths keep their
+/// residual history on the device: at most cg_fused_max_iterations.
+constexpr double cg_fused_grid_max_bytes = 50e6;
+constexpr double cg_fused_team_max_bytes = 256 * 1024;
+constexpr int64_t cg_fused_max_iterations = int64_t(1) << 20;
+enum class CgKernel { separate, fused_team, fused_grid };  // kspmv::CgPath's paths
+template <class ExecSpace>
+CgKernel cg_path(double system_bytes, int64_t max_iterations, bool grid_available) {
+  if (!is_gpu_space<ExecSpace>() || max_iterations > cg_fused_max_iterations) return CgKernel::separate;
+  if (grid_available && system_bytes <= cg_fused_grid_max_bytes) return CgKernel::fused_grid;
+  if (system_bytes <= cg_fused_team_max_bytes) return CgKernel::fused_team;
+  return CgKernel::separate;
+}
+
+/// kspmv::cg's separate path: after a check at iteration k, the host next reads the halt codes
+/// at k + cg_check_interval(k). Each read waits for the GPU to drain (a round trip of about an
+/// iteration of a cache-resident system); iterations launched past the stopping one cost their
+/// SpMV. With the two about equal, checking every sqrt(2k) iterations balances them
+/// (k / c round trips against c / 2 wasted iterations). On host backends every iteration:
+/// their kernels run in order and a read waits for nothing. A fixed interval may be given.
+constexpr int cg_max_check_interval = 64;
+template <class ExecSpace>
+int cg_check_interval(int64_t iteration, int fixed_interval) {
+  if (fixed_interval > 0) return std::min(fixed_interval, cg_max_check_interval);
+  if (!is_gpu_space<ExecSpace>()) return 1;
+  const int c = int(std::ceil(std::sqrt(2.0 * double(iteration))));
+  return std::max(1, std::min(c, cg_max_check_interval));
+}
+
 /// Blocked ELLPACK slice height when the caller does not choose one: a warp or wavefront on GPUs,
 /// so one slice is one coalesced load per slot; 8 on host backends (a cache line of doubles).
 template <class ExecSpace>
