@@ -1,0 +1,289 @@
+// cg_bench: kspmv::cg beside a CG written with KokkosKernels (KokkosSparse::spmv with a handle,
+// KokkosBlas::dot and axpby, the scalars read on the host every iteration, as a solver built
+// from library calls does), on the same SPD matrices, right-hand side (all ones), starting
+// vector (zero) and tolerance, no preconditioner. Per matrix: iterations, time to solution
+// (median of --repeat solves, fenced) and per iteration, kspmv's setup (its Plan) apart.
+//
+//   cg_bench [--grids 16,32,64] [--mtx FILE[:K]]... [--repeat R] [--tolerance T]
+//            [--max-iterations N] [--json FILE]
+//
+// --grids: the 7- and 27-point Poisson matrices on n^3 grids; --mtx: a symmetric positive
+// definite Matrix Market file, optionally K copies along the diagonal. Exits non-zero if a solve
+// does not converge where KokkosKernels' does or ends further than one iteration from it.
+#include <kspmv/cg.hpp>
+#include <kspmv/generate.hpp>
+#include <kspmv/io.hpp>
+
+#include "matrices.hpp"
+
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosKernels_config.h>
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Device = ExecSpace::device_type;
+using Csr = kspmv::CsrMatrix<double, int, int, Device>;
+using Vector = Kokkos::View<double*, Device>;
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+struct Solve {
+  std::string name;
+  int64_t iterations = 0;
+  bool converged = false;
+  double seconds = 0;  // median time to solution
+  double setup = 0;    // kspmv: the plan (median)
+  double residual = 0;
+  std::string path;
+};
+
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+// Textbook CG on KokkosKernels; returns the iterations, -1 if not converged.
+int64_t kokkoskernels_cg(const Csr& A, const Vector& b, const Vector& x, double tolerance, int64_t max_iterations) {
+  using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
+  const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
+  const int n = A.num_rows();
+  Vector r("r", n), p("p", n), q("q", n);
+#if KOKKOSKERNELS_VERSION >= 40200
+  KokkosSparse::SPMVHandle<Device, KKMatrix, Vector, Vector> handle;
+  const auto spmv = [&](double alpha, const Vector& u, double beta, const Vector& v) {
+    KokkosSparse::spmv(&handle, "N", alpha, kk, u, beta, v);
+  };
+#else
+  const auto spmv = [&](double alpha, const Vector& u, double beta, const Vector& v) {
+    KokkosSparse::spmv("N", alpha, kk, u, beta, v);
+  };
+#endif
+  Kokkos::deep_copy(r, b);
+  spmv(-1.0, x, 1.0, r);
+  Kokkos::deep_copy(p, r);
+  const double bb = KokkosBlas::dot(b, b);
+  double rr = KokkosBlas::dot(r, r);
+  if (rr <= tolerance * tolerance * bb) return 0;
+  for (int64_t k = 1; k <= max_iterations; ++k) {
+    spmv(1.0, p, 0.0, q);
+    const double pq = KokkosBlas::dot(p, q);
+    const double alpha = rr / pq;
+    KokkosBlas::axpby(alpha, p, 1.0, x);
+    KokkosBlas::axpby(-alpha, q, 1.0, r);
+    const double rr_next = KokkosBlas::dot(r, r);
+    if (rr_next <= tolerance * tolerance * bb) return k;
+    KokkosBlas::axpby(1.0, r, rr_next / rr, p);
+    rr = rr_next;
+  }
+  return -1;
+}
+#endif
+
+struct Options {
+  std::vector<int> grids{16, 32, 64};
+  std::vector<std::string> files;
+  int repeat = 5;
+  double tolerance = 1e-8;
+  int64_t max_iterations = 2000;
+  std::string json;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cg_bench: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--grids") {
+      o.grids.clear();
+      std::stringstream s(next());
+      for (std::string g; std::getline(s, g, ',');) o.grids.push_back(std::stoi(g));
+    } else if (a == "--mtx") {
+      o.files.push_back(next());
+    } else if (a == "--repeat") {
+      o.repeat = std::stoi(next());
+    } else if (a == "--tolerance") {
+      o.tolerance = std::stod(next());
+    } else if (a == "--max-iterations") {
+      o.max_iterations = std::stoll(next());
+    } else if (a == "--json") {
+      o.json = next();
+    } else {
+      std::fprintf(stderr, "cg_bench: unknown argument %s\n", a.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+struct Case {
+  std::string name;
+  Csr A;
+};
+
+int run(const Options& o) {
+  std::vector<Case> cases;
+  for (const int g : o.grids) {
+    for (const int points : {7, 27}) {
+      cases.push_back({"poisson" + std::to_string(points) + "_" + std::to_string(g) + "^3",
+                       kspmv::poisson_3d<double, int, int, Device>(g, g, g, points)});
+    }
+  }
+  for (const std::string& spec : o.files) {
+    const auto colon = spec.rfind(':');
+    std::string path = spec;
+    int copies = 1;
+    if (colon != std::string::npos && colon + 1 < spec.size() && spec.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
+      path = spec.substr(0, colon);
+      copies = std::stoi(spec.substr(colon + 1));
+    }
+    kspmv::HostCsr h = kspmv::read_matrix_market(path);
+    if (copies > 1) h = kspmv_bench::replicate(h, copies);
+    std::string base = path.substr(path.find_last_of('/') + 1);
+    base = base.substr(0, base.find(".mtx"));
+    cases.push_back({copies > 1 ? base + "_x" + std::to_string(copies) : base, kspmv::to_device<double, int, int, Device>(h)});
+  }
+
+  std::ofstream json;
+  if (!o.json.empty()) {
+    json.open(o.json);
+    json << "{\n  \"backend\": \"" << ExecSpace::name() << "\",\n  \"tolerance\": " << o.tolerance
+         << ",\n  \"repeat\": " << o.repeat << ",\n  \"results\": [\n";
+  }
+  bool first_json = true, failed = false;
+  std::printf("%-22s %9s %10s %-22s %6s %12s %10s %11s %8s\n", "matrix", "rows", "nnz", "solver", "iters",
+              "solve (us)", "per it", "setup (us)", "speedup");
+  for (const Case& c : cases) {
+    const int n = c.A.num_rows();
+    Vector b("b", n), x("x", n);
+    Kokkos::deep_copy(b, 1.0);
+    std::vector<Solve> solves;
+    const auto timed = [&](const std::string& name, const std::function<Solve()>& solve_once) {
+      std::vector<double> times, setups;
+      Solve s;
+      for (int r = 0; r < o.repeat + 1; ++r) {  // the first solve warms up, untimed
+        Kokkos::deep_copy(x, 0.0);
+        Kokkos::fence();
+        const auto t0 = Clock::now();
+        s = solve_once();
+        Kokkos::fence();
+        if (r > 0) {
+          times.push_back(std::chrono::duration<double>(Clock::now() - t0).count() - s.setup);
+          setups.push_back(s.setup);
+        }
+      }
+      s.name = name;
+      s.seconds = median(times);
+      s.setup = median(setups);
+      solves.push_back(s);
+    };
+#if defined(KSPMV_HAVE_KOKKOSKERNELS)
+    timed("kk:cg", [&] {
+      Solve s;
+      s.iterations = kokkoskernels_cg(c.A, b, x, o.tolerance, o.max_iterations);
+      s.converged = s.iterations >= 0;
+      if (!s.converged) s.iterations = o.max_iterations;
+      s.path = "KokkosSparse::spmv + KokkosBlas";
+      return s;
+    });
+#endif
+    kspmv::CgOptions options;
+    options.tolerance = o.tolerance;
+    options.max_iterations = o.max_iterations;
+    // The Plan is built once per matrix, its setup timed apart, as a solver reusing A would.
+    kspmv::PlanOptions plan_options;
+    plan_options.expected_uses = o.max_iterations;
+    double plan_seconds = 0;
+    std::unique_ptr<kspmv::Plan<double, int, int, Device>> plan;
+    {
+      Kokkos::fence();
+      const auto t0 = Clock::now();
+      plan = std::make_unique<kspmv::Plan<double, int, int, Device>>(c.A, plan_options);
+      Kokkos::fence();
+      plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    const double system_mb = kspmv::impl::cg_system_bytes(c.A) / 1e6;
+    for (const kspmv::CgPath path : {kspmv::CgPath::automatic, kspmv::CgPath::separate, kspmv::CgPath::fused_team,
+                                     kspmv::CgPath::fused_grid}) {
+      // The one-team path is timed only where it could compete; the grid path where it runs.
+      if (path == kspmv::CgPath::fused_team && system_mb > 4.0) continue;
+      if (path == kspmv::CgPath::fused_grid && kspmv::impl::cg_grid_shape(c.A).blocks == 0) continue;
+      options.path = path;
+      const std::string label = path == kspmv::CgPath::automatic ? "kspmv:cg" : std::string("kspmv:cg_") + kspmv::to_string(path);
+      timed(label, [&] {
+        const kspmv::CgResult r = kspmv::cg(*plan, b, x, options);
+        Solve s;
+        s.iterations = r.iterations;
+        s.converged = r.converged();
+        s.residual = r.residual;
+        s.path = r.path;
+        return s;
+      });
+      solves.back().setup = solves.back().path == "separate" ? plan_seconds : 0.0;
+    }
+    const double reference = solves.front().seconds;
+    for (const Solve& s : solves) {
+      const double speedup = s.seconds > 0 ? reference / s.seconds : 0;
+      std::printf("%-22s %9d %10lld %-22s %6lld %12.1f %10.2f %11.1f %8.2f%s\n", c.name.c_str(), n, (long long)c.A.nnz(),
+                  (s.name + (s.name == "kspmv:cg" ? " (" + s.path + ")" : "")).c_str(),
+                  (long long)s.iterations, s.seconds * 1e6, s.iterations > 0 ? s.seconds * 1e6 / s.iterations : 0.0,
+                  s.setup * 1e6, speedup, s.converged ? "" : "  NOT CONVERGED");
+      if (json.is_open()) {
+        json << (first_json ? "" : ",\n") << "    {\"matrix\": \"" << c.name << "\", \"rows\": " << n
+             << ", \"nnz\": " << c.A.nnz() << ", \"system_mb\": " << system_mb << ", \"solver\": \"" << s.name
+             << "\", \"path\": \"" << s.path << "\", \"iterations\": " << s.iterations
+             << ", \"converged\": " << (s.converged ? "true" : "false") << ", \"solve_us\": " << s.seconds * 1e6
+             << ", \"per_iteration_us\": " << (s.iterations > 0 ? s.seconds * 1e6 / s.iterations : 0.0)
+             << ", \"setup_us\": " << s.setup * 1e6 << ", \"speedup_vs_first\": " << speedup << "}";
+        first_json = false;
+      }
+    }
+    // Agreement with KokkosKernels' CG: same outcome, iterations within one.
+    for (const Solve& s : solves) {
+      if (s.converged != solves.front().converged || std::abs(s.iterations - solves.front().iterations) > 1) {
+        std::printf("MISMATCH on %s: %s %lld iterations (%s) against %s %lld\n", c.name.c_str(), s.name.c_str(),
+                    (long long)s.iterations, s.converged ? "converged" : "not converged", solves.front().name.c_str(),
+                    (long long)solves.front().iterations);
+        failed = true;
+      }
+    }
+  }
+  if (json.is_open()) json << "\n  ]\n}\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  Kokkos::initialize(argc, argv);
+  int rc = 0;
+  {
+    rc = run(o);
+  }
+  Kokkos::finalize();
+  return rc;
+}
