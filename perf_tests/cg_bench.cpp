@@ -5,11 +5,14 @@
 // (median of --repeat solves, fenced) and per iteration, kspmv's setup (its Plan) apart.
 //
 //   cg_bench [--grids 16,32,64] [--mtx FILE[:K]]... [--repeat R] [--tolerance T]
-//            [--max-iterations N] [--json FILE]
+//            [--max-iterations N] [--host-cg] [--json FILE]
 //
 // --grids: the 7- and 27-point Poisson matrices on n^3 grids; --mtx: a symmetric positive
-// definite Matrix Market file, optionally K copies along the diagonal. Exits non-zero if a solve
-// does not converge where KokkosKernels' does or ends further than one iteration from it.
+// definite Matrix Market file, optionally K copies along the diagonal; --host-cg: also a CG in
+// double on the host, one thread (not for replicated matrices, whose copies give the same
+// iterations as one). Exits non-zero if a solve does not converge where KokkosKernels' (or the
+// host's) does or ends further than one iteration from it. Setups (kspmv's Plan, KokkosKernels'
+// SpMV handle) are made once per matrix and timed apart; "with setup" adds them to one solve.
 #include <kspmv/cg.hpp>
 #include <kspmv/generate.hpp>
 #include <kspmv/io.hpp>
@@ -60,42 +63,94 @@ struct Solve {
 };
 
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
-// Textbook CG on KokkosKernels; returns the iterations, -1 if not converged.
-int64_t kokkoskernels_cg(const Csr& A, const Vector& b, const Vector& x, double tolerance, int64_t max_iterations) {
+// Textbook CG on KokkosKernels. The matrix and its SpMV handle are made once per matrix, their
+// setup (the handle's first call: the vendor library's analysis) timed apart, as kspmv's Plan.
+struct KokkosKernelsCg {
   using KKMatrix = KokkosSparse::CrsMatrix<double, int, Device, void, int>;
-  const KKMatrix kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices);
-  const int n = A.num_rows();
-  Vector r("r", n), p("p", n), q("q", n);
 #if KOKKOSKERNELS_VERSION >= 40200
-  KokkosSparse::SPMVHandle<Device, KKMatrix, Vector, Vector> handle;
-  const auto spmv = [&](double alpha, const Vector& u, double beta, const Vector& v) {
-    KokkosSparse::spmv(&handle, "N", alpha, kk, u, beta, v);
-  };
-#else
-  const auto spmv = [&](double alpha, const Vector& u, double beta, const Vector& v) {
-    KokkosSparse::spmv("N", alpha, kk, u, beta, v);
-  };
+  using Handle = KokkosSparse::SPMVHandle<Device, KKMatrix, Vector, Vector>;
 #endif
-  Kokkos::deep_copy(r, b);
-  spmv(-1.0, x, 1.0, r);
-  Kokkos::deep_copy(p, r);
-  const double bb = KokkosBlas::dot(b, b);
-  double rr = KokkosBlas::dot(r, r);
-  if (rr <= tolerance * tolerance * bb) return 0;
-  for (int64_t k = 1; k <= max_iterations; ++k) {
+  KKMatrix kk;
+  Vector r, p, q;
+#if KOKKOSKERNELS_VERSION >= 40200
+  std::unique_ptr<Handle> handle;
+#endif
+  double setup_seconds = 0;
+
+  explicit KokkosKernelsCg(const Csr& A)
+      : kk("A", A.num_rows(), A.num_cols(), A.nnz(), A.values, A.row_offsets, A.col_indices),
+        r("r", A.num_rows()),
+        p("p", A.num_rows()),
+        q("q", A.num_rows()) {
+    Kokkos::fence();
+    const auto t0 = Clock::now();
+#if KOKKOSKERNELS_VERSION >= 40200
+    handle = std::make_unique<Handle>();
+#endif
     spmv(1.0, p, 0.0, q);
-    const double pq = KokkosBlas::dot(p, q);
-    const double alpha = rr / pq;
-    KokkosBlas::axpby(alpha, p, 1.0, x);
-    KokkosBlas::axpby(-alpha, q, 1.0, r);
-    const double rr_next = KokkosBlas::dot(r, r);
+    Kokkos::fence();
+    setup_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  void spmv(double alpha, const Vector& u, double beta, const Vector& v) const {
+#if KOKKOSKERNELS_VERSION >= 40200
+    KokkosSparse::spmv(handle.get(), "N", alpha, kk, u, beta, v);
+#else
+    KokkosSparse::spmv("N", alpha, kk, u, beta, v);
+#endif
+  }
+  // The iterations, -1 if not converged.
+  int64_t solve(const Vector& b, const Vector& x, double tolerance, int64_t max_iterations) const {
+    Kokkos::deep_copy(r, b);
+    spmv(-1.0, x, 1.0, r);
+    Kokkos::deep_copy(p, r);
+    const double bb = KokkosBlas::dot(b, b);
+    double rr = KokkosBlas::dot(r, r);
+    if (rr <= tolerance * tolerance * bb) return 0;
+    for (int64_t k = 1; k <= max_iterations; ++k) {
+      spmv(1.0, p, 0.0, q);
+      const double pq = KokkosBlas::dot(p, q);
+      const double alpha = rr / pq;
+      KokkosBlas::axpby(alpha, p, 1.0, x);
+      KokkosBlas::axpby(-alpha, q, 1.0, r);
+      const double rr_next = KokkosBlas::dot(r, r);
+      if (rr_next <= tolerance * tolerance * bb) return k;
+      KokkosBlas::axpby(1.0, r, rr_next / rr, p);
+      rr = rr_next;
+    }
+    return -1;
+  }
+};
+#endif
+
+// CG in double on the host, one thread: the iteration count kspmv's must match within one.
+int64_t host_cg_iterations(const kspmv::HostCsr& A, double tolerance, int64_t max_iterations) {
+  const int64_t n = A.num_rows;
+  std::vector<double> x(n, 0.0), r(n, 1.0), p(n, 1.0), q(n);  // b = 1, x0 = 0
+  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += u[i] * v[i];
+    return s;
+  };
+  const double bb = double(n);
+  double rr = bb;
+  for (int64_t k = 1; k <= max_iterations; ++k) {
+    for (int64_t i = 0; i < n; ++i) {
+      double s = 0;
+      for (int64_t e = A.row_offsets[i]; e < A.row_offsets[i + 1]; ++e) s += A.values[e] * p[A.col_indices[e]];
+      q[i] = s;
+    }
+    const double alpha = rr / dot(p, q);
+    for (int64_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    const double rr_next = dot(r, r);
     if (rr_next <= tolerance * tolerance * bb) return k;
-    KokkosBlas::axpby(1.0, r, rr_next / rr, p);
+    for (int64_t i = 0; i < n; ++i) p[i] = r[i] + rr_next / rr * p[i];
     rr = rr_next;
   }
   return -1;
 }
-#endif
 
 struct Options {
   std::vector<int> grids{16, 32, 64};
@@ -104,6 +159,7 @@ struct Options {
   double tolerance = 1e-8;
   int64_t max_iterations = 2000;
   std::string json;
+  bool host_cg = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -129,6 +185,8 @@ Options parse(int argc, char** argv) {
       o.tolerance = std::stod(next());
     } else if (a == "--max-iterations") {
       o.max_iterations = std::stoll(next());
+    } else if (a == "--host-cg") {
+      o.host_cg = true;
     } else if (a == "--json") {
       o.json = next();
     } else {
@@ -142,6 +200,7 @@ Options parse(int argc, char** argv) {
 struct Case {
   std::string name;
   Csr A;
+  int copies = 1;
 };
 
 int run(const Options& o) {
@@ -164,7 +223,7 @@ int run(const Options& o) {
     if (copies > 1) h = kspmv_bench::replicate(h, copies);
     std::string base = path.substr(path.find_last_of('/') + 1);
     base = base.substr(0, base.find(".mtx"));
-    cases.push_back({copies > 1 ? base + "_x" + std::to_string(copies) : base, kspmv::to_device<double, int, int, Device>(h)});
+    cases.push_back({copies > 1 ? base + "_x" + std::to_string(copies) : base, kspmv::to_device<double, int, int, Device>(h), copies});
   }
 
   std::ofstream json;
@@ -174,8 +233,8 @@ int run(const Options& o) {
          << ",\n  \"repeat\": " << o.repeat << ",\n  \"results\": [\n";
   }
   bool first_json = true, failed = false;
-  std::printf("%-22s %9s %10s %-22s %6s %12s %10s %11s %8s\n", "matrix", "rows", "nnz", "solver", "iters",
-              "solve (us)", "per it", "setup (us)", "speedup");
+  std::printf("%-22s %9s %10s %-26s %6s %12s %10s %11s %8s %12s\n", "matrix", "rows", "nnz", "solver", "iters",
+              "solve (us)", "per it", "setup (us)", "speedup", "with setup");
   for (const Case& c : cases) {
     const int n = c.A.num_rows();
     Vector b("b", n), x("x", n);
@@ -201,14 +260,16 @@ int run(const Options& o) {
       solves.push_back(s);
     };
 #if defined(KSPMV_HAVE_KOKKOSKERNELS)
+    const KokkosKernelsCg kk_cg(c.A);
     timed("kk:cg", [&] {
       Solve s;
-      s.iterations = kokkoskernels_cg(c.A, b, x, o.tolerance, o.max_iterations);
+      s.iterations = kk_cg.solve(b, x, o.tolerance, o.max_iterations);
       s.converged = s.iterations >= 0;
       if (!s.converged) s.iterations = o.max_iterations;
       s.path = "KokkosSparse::spmv + KokkosBlas";
       return s;
     });
+    solves.back().setup = kk_cg.setup_seconds;
 #endif
     kspmv::CgOptions options;
     options.tolerance = o.tolerance;
@@ -244,21 +305,43 @@ int run(const Options& o) {
       });
       solves.back().setup = solves.back().path == "separate" ? plan_seconds : 0.0;
     }
-    const double reference = solves.front().seconds;
+    const double reference = solves.front().seconds, reference_with_setup = solves.front().seconds + solves.front().setup;
     for (const Solve& s : solves) {
       const double speedup = s.seconds > 0 ? reference / s.seconds : 0;
-      std::printf("%-22s %9d %10lld %-22s %6lld %12.1f %10.2f %11.1f %8.2f%s\n", c.name.c_str(), n, (long long)c.A.nnz(),
-                  (s.name + (s.name == "kspmv:cg" ? " (" + s.path + ")" : "")).c_str(),
+      const double speedup_with_setup = reference_with_setup / (s.seconds + s.setup);
+      std::printf("%-22s %9d %10lld %-26s %6lld %12.1f %10.2f %11.1f %8.2f %12.2f%s\n", c.name.c_str(), n,
+                  (long long)c.A.nnz(), (s.name + (s.name == "kspmv:cg" ? " (" + s.path + ")" : "")).c_str(),
                   (long long)s.iterations, s.seconds * 1e6, s.iterations > 0 ? s.seconds * 1e6 / s.iterations : 0.0,
-                  s.setup * 1e6, speedup, s.converged ? "" : "  NOT CONVERGED");
+                  s.setup * 1e6, speedup, speedup_with_setup, s.converged ? "" : "  NOT CONVERGED");
       if (json.is_open()) {
         json << (first_json ? "" : ",\n") << "    {\"matrix\": \"" << c.name << "\", \"rows\": " << n
              << ", \"nnz\": " << c.A.nnz() << ", \"system_mb\": " << system_mb << ", \"solver\": \"" << s.name
              << "\", \"path\": \"" << s.path << "\", \"iterations\": " << s.iterations
              << ", \"converged\": " << (s.converged ? "true" : "false") << ", \"solve_us\": " << s.seconds * 1e6
              << ", \"per_iteration_us\": " << (s.iterations > 0 ? s.seconds * 1e6 / s.iterations : 0.0)
-             << ", \"setup_us\": " << s.setup * 1e6 << ", \"speedup_vs_first\": " << speedup << "}";
+             << ", \"setup_us\": " << s.setup * 1e6 << ", \"speedup_vs_first\": " << speedup
+             << ", \"speedup_with_setup_vs_first\": " << speedup_with_setup << "}";
         first_json = false;
+      }
+    }
+    if (o.host_cg && c.copies == 1) {
+      Solve h;
+      h.name = "host:cg";
+      h.iterations = host_cg_iterations(kspmv::to_host(c.A), o.tolerance, o.max_iterations);
+      h.converged = h.iterations >= 0;
+      if (!h.converged) h.iterations = o.max_iterations;
+      std::printf("%-22s %9d %10lld %-26s %6lld%s\n", c.name.c_str(), n, (long long)c.A.nnz(), "host:cg (iterations)",
+                  (long long)h.iterations, h.converged ? "" : "  NOT CONVERGED");
+      if (json.is_open()) {
+        json << ",\n    {\"matrix\": \"" << c.name << "\", \"solver\": \"host:cg\", \"iterations\": " << h.iterations
+             << ", \"converged\": " << (h.converged ? "true" : "false") << "}";
+      }
+      for (const Solve& s : solves) {
+        if (s.converged != h.converged || std::abs(s.iterations - h.iterations) > 1) {
+          std::printf("MISMATCH on %s: %s %lld iterations against the host's %lld\n", c.name.c_str(), s.name.c_str(),
+                      (long long)s.iterations, (long long)h.iterations);
+          failed = true;
+        }
       }
     }
     // Agreement with KokkosKernels' CG: same outcome, iterations within one.

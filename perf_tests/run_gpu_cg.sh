@@ -16,5 +16,5 @@ for spec in lap3D_7pt_n20 lap2D_5pt_n100 bcsstk13 lap3D_7pt_n20:300 lap2D_5pt_n1
   files+=(--mtx "$real/${spec%%:*}.mtx${spec#"${spec%%:*}"}")
 done
 "$bin/cg_bench" --grids 12,16,24,32,48,64,100,128 "${files[@]}" --repeat 5 --tolerance 1e-8 \
-  --max-iterations 2000 --json "$out/cg.json" 2>&1 | tee "$out/cg.log"
+  --max-iterations 2000 --host-cg --json "$out/cg.json" 2>&1 | tee "$out/cg.log"
 echo "bench exit code ${PIPESTATUS[0]}"
