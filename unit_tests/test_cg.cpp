@@ -279,6 +279,48 @@ TYPED_TEST(CgTest, FloatValuesConverge) {
   }
 }
 
+// Mixed precision (float_spmv): the iterations' SpMV on A's values in float; it stops on the
+// true residual only (A in double), restarting where the recurrence alone would stop short, so
+// the tolerance is met for the double A: at 1e-12 the float values' rounding alone leaves a
+// true residual near 1e-8.
+TYPED_TEST(CgTest, FloatSpmvReachesTheDoubleTolerance) {
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<kspmv::HostCsr> matrices = {random_spd(2000, 12, true, rng),
+                                                kspmv::to_host(kspmv::poisson_3d<double, int, int, Device>(12, 12, 12, 7))};
+  for (const auto& h : matrices) {
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const auto b_host = random_vector(h.num_rows, rng);
+    const auto b = to_device_vector<double, Device>(b_host, "b");
+    for (const bool jacobi : {false, true}) {
+      for (const double tolerance : {1e-6, 1e-10, 1e-12}) {
+        kspmv::CgOptions options;
+        options.float_spmv = true;
+        options.jacobi = jacobi;
+        options.tolerance = tolerance;
+        const Kokkos::View<double*, Device> x("x", h.num_rows);
+        const auto result = kspmv::cg(A, b, x, options);
+        const auto expected = host_cg(h, b_host, std::vector<double>(h.num_rows, 0.0), tolerance, 1000, jacobi);
+        SCOPED_TRACE(result.message);
+        EXPECT_EQ(result.path, "separate");
+        EXPECT_TRUE(result.converged());
+        EXPECT_NE(result.message.find("in float"), std::string::npos);
+        // The random values lose bits in float (Poisson's -1 and 6 do not): the recurrence of
+        // the float A stops short of these tolerances, and CG must restart to meet them.
+        if (&h == &matrices.front() && tolerance < 1e-9) EXPECT_GE(result.restarts, 1);
+        if (&h != &matrices.front()) EXPECT_EQ(result.restarts, 0) << "A is exact in float";
+        EXPECT_LE(result.residual, 1.01 * tolerance) << "the true residual";
+        EXPECT_LE(result.residual_history.back(), tolerance);
+        EXPECT_GE(result.iterations, expected.iterations - 1);
+        EXPECT_LE(result.iterations, 2 * expected.iterations + 10);
+        EXPECT_LE(relative_difference(to_std_vector(x), expected.x), 1e-6);
+      }
+    }
+  }
+}
+
 // Automatic takes the separate kernels on host backends and a fused one on GPUs for small
 // systems; the grid kernel, asked for where it cannot run, is refused with the reason.
 TYPED_TEST(CgTest, PathTakenAndFusedGridRefusedWhereItCannotRun) {
@@ -435,6 +477,20 @@ TEST(CgBadArgument, EachProblemIsNamed) {
                   }));
       },
       "the fused_team path keeps its residual history on the device"));
+  for (const kspmv::CgPath fused : {kspmv::CgPath::fused_team, kspmv::CgPath::fused_grid}) {
+    EXPECT_TRUE(throws_with<E>(
+        [&] {
+          kspmv::cg(A, b, x, with([&](auto& o) {
+                      o.float_spmv = true;
+                      o.path = fused;
+                    }));
+        },
+        "float_spmv runs on the separate path"));
+  }
+  const auto F = kspmv::poisson_3d<float, int, int, Device>(3, 3, 3, 7);
+  EXPECT_TRUE(throws_with<E>(
+      [&] { kspmv::cg(F, zeros<float>(27), zeros<float>(27), with([](auto& o) { o.float_spmv = true; })); },
+      "float_spmv rounds A's values to float: it needs double values"));
   kspmv::PlanOptions transposed;
   transposed.mode = "T";
   transposed.expected_uses = 1;

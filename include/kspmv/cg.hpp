@@ -14,6 +14,7 @@
 #include "impl/cg_fused.hpp"
 #include "impl/cg_jacobi.hpp"
 #include "impl/cg_separate.hpp"
+#include "impl/convert_values.hpp"
 #include "impl/launch.hpp"
 #include "impl/raw_cg.hpp"
 #include "plan.hpp"
@@ -65,6 +66,16 @@ struct CgOptions {
   /// choose (impl::cg_check_interval: every iteration on host backends, every sqrt(2k) on
   /// GPUs). Iterations launched past the one that stopped CG change nothing but cost time.
   int check_interval = 0;
+  /// Mixed precision, only when asked (double A only; the separate path): the iterations' SpMV
+  /// q = A p reads A's values rounded to float (kspmv::spmv's mixed precision: x, the vectors,
+  /// every product and sum in double), 8 bytes an entry instead of 12. Where the recurrence's
+  /// residual meets the tolerance, r is replaced by the true residual b - A x with A in double;
+  /// CG stops only if that meets the tolerance too, and otherwise restarts from x (p = M^-1 r):
+  /// the final tolerance is that of the double A, after a few more iterations than in double.
+  /// (Replacing r every few iterations without restarting stalls at the float values' accuracy,
+  /// about 3e-8 relative on the tests' matrices, since the directions are A_float's.) A matrix
+  /// with a value that overflows or vanishes in float keeps double (the message says so).
+  bool float_spmv = false;
   /// Options of the Plan that cg(A, ...) builds for the separate path; its expected_uses is
   /// set to max_iterations + 2 and its mode to "N".
   PlanOptions plan;
@@ -100,6 +111,7 @@ struct CgResult {
   double solve_seconds = 0;  ///< the iterations and the final residual
   std::string path;          ///< the path taken: "separate", "fused_team" or "fused_grid"
   std::string message;       ///< why it stopped, in words
+  int64_t restarts = 0;      ///< float_spmv: restarts from the true residual (see CgOptions::float_spmv)
   bool converged() const { return status == CgStatus::converged; }
 };
 
@@ -140,6 +152,12 @@ void check_cg_arguments(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, con
   }
   if (options.max_iterations < 0) fail("CgOptions::max_iterations = " + std::to_string(options.max_iterations) + " is negative");
   if (options.check_interval < 0) fail("CgOptions::check_interval = " + std::to_string(options.check_interval) + " is negative");
+  if (options.float_spmv && !std::is_same<Scalar, double>::value) {
+    fail("CgOptions::float_spmv rounds A's values to float: it needs double values");
+  }
+  if (options.float_spmv && (options.path == CgPath::fused_team || options.path == CgPath::fused_grid)) {
+    fail(std::string("CgOptions::float_spmv runs on the separate path, not ") + to_string(options.path));
+  }
   if ((options.path == CgPath::fused_team || options.path == CgPath::fused_grid) &&
       options.max_iterations > cg_fused_max_iterations) {
     fail("CgOptions::max_iterations = " + std::to_string(options.max_iterations) + ": the " + to_string(options.path) +
@@ -181,6 +199,7 @@ CgPath cg_path_for(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const BV
                    const CgOptions& options, CgGridShape& grid) {
   using ExecSpace = typename Device::execution_space;
   if (options.path == CgPath::separate || options.path == CgPath::fused_team) return options.path;
+  if (options.float_spmv) return CgPath::separate;  // where fewer bytes of A pay
   if (is_contiguous(b) && is_contiguous(x)) grid = cg_grid_shape(A);
   if (options.path == CgPath::fused_grid) {
     if (grid.blocks == 0) {
@@ -374,6 +393,7 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
   const double converged_rr = options.tolerance * options.tolerance * bb;
   result.residual_history.push_back(bb > 0 ? std::sqrt(sums_host(0, 1) / bb) : 0.0);
   bool stopped = true;
+  std::string float_note;
   if (first_bad_row >= 0) {
     result.status = CgStatus::indefinite;
   } else if (bb == 0 || sums_host(0, 1) <= converged_rr) {
@@ -383,28 +403,79 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
   } else {
     stopped = false;
   }
+  // Mixed precision: the iterations' SpMV on A's values in float (see CgOptions::float_spmv).
+  CsrMatrix<float, Ordinal, Offset, Device> float_values;
+  bool mixed = false;
+  if constexpr (std::is_same<Scalar, double>::value) {
+    if (options.float_spmv && !stopped) {
+      auto [narrowed, lost] = csr_with_narrowed_values(A);
+      if (lost == 0) {
+        float_values = narrowed;
+        mixed = true;
+      } else {
+        float_note = "; float_spmv refused: " + std::to_string(lost) + " values overflow or vanish in float, double kept";
+      }
+    }
+  }
+  // r = b - A x with A in double, then z and r.z, r.r into `slot`.
+  const auto replace_residual = [&](int slot) {
+    Kokkos::deep_copy(space, r, b);
+    plan.apply(space, -1, x, 1, r);
+    Kokkos::parallel_reduce("kspmv::cg[replace]", Policy(space, 0, n),
+                            CgReplace<Scalar, Ordinal, Device>{{}, r, inverse, z, options.jacobi},
+                            Kokkos::subview(ring.sums, slot, Kokkos::ALL));
+  };
+  const auto direction = [&](int slot, int previous, bool verified) {
+    Kokkos::parallel_for("kspmv::cg[direction]", Policy(space, 0, n),
+                         CgDirection<Scalar, Ordinal, Device>{z, p, ring.pq, ring.sums, ring.halt, slot, previous,
+                                                              converged_rr, verified});
+  };
   if (!stopped) {
     Kokkos::deep_copy(space, ring.halt, int(cg_running));
     int64_t checked = 0;
     int64_t next_check = 1;
     for (int64_t k = 1; k <= options.max_iterations && !stopped; ++k) {
       const int slot = int(k % ring.slots), previous = int((k - 1) % ring.slots);
-      plan.apply(space, 1, p, 0, q);
+      if constexpr (std::is_same<Scalar, double>::value) {
+        if (mixed) {
+          kspmv::spmv(space, 1.0, float_values, p, 0.0, q);
+        } else {
+          plan.apply(space, 1, p, 0, q);
+        }
+      } else {
+        plan.apply(space, 1, p, 0, q);
+      }
       Kokkos::parallel_reduce("kspmv::cg[curvature]", Policy(space, 0, n),
                               CgCurvature<Scalar, Ordinal, Device>{p, q, ring.halt, previous}, Kokkos::subview(ring.pq, slot));
       Kokkos::parallel_reduce(
           "kspmv::cg[update]", Policy(space, 0, n),
           CgUpdate<Scalar, Ordinal, Device>{{}, p, q, inverse, x, r, z, ring.pq, ring.sums, ring.halt, slot, previous, options.jacobi},
           Kokkos::subview(ring.sums, slot, Kokkos::ALL));
-      Kokkos::parallel_for("kspmv::cg[direction]", Policy(space, 0, n),
-                           CgDirection<Scalar, Ordinal, Device>{z, p, ring.pq, ring.sums, ring.halt, slot, previous, converged_rr});
+      direction(slot, previous, !mixed);
       if (k != next_check && k != options.max_iterations) continue;
       Kokkos::deep_copy(space, sums_host, ring.sums);
       Kokkos::deep_copy(space, halt_host, ring.halt);
       space.fence();
       for (int64_t j = checked + 1; j <= k && !stopped; ++j) {
         const int s = int(j % ring.slots);
-        const int code = halt_host(s);
+        int code = halt_host(s);
+        if (code == cg_unverified) {
+          // The recurrence says converged: check the true residual, and if it is not met,
+          // restart from iteration j's x (the iterations launched after j did nothing).
+          replace_residual(s);
+          Kokkos::deep_copy(space, sums_host, ring.sums);
+          space.fence();
+          code = sums_host(s, 1) <= converged_rr ? cg_converged : !(sums_host(s, 0) > 0) ? cg_lost_positivity : cg_running;
+          if (code == cg_running) {
+            ++result.restarts;
+            Kokkos::deep_copy(space, p, z);
+            Kokkos::deep_copy(space, Kokkos::subview(ring.halt, s), int(cg_running));
+            result.iterations = j;
+            result.residual_history.push_back(std::sqrt(sums_host(s, 1) / bb));
+            k = j;
+            break;
+          }
+        }
         if (code == cg_indefinite) {
           result.iterations = j - 1;
         } else {
@@ -426,6 +497,11 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
   space.fence();
   result.solve_seconds = seconds_since(t1);
   cg_describe(result, options.tolerance, options.max_iterations, first_bad_row);
+  if (mixed) {
+    result.message += "; SpMV on A's values in float, " + std::to_string(result.restarts) +
+                      " restarts from the true residual";
+  }
+  result.message += float_note;
   return result;
 }
 

@@ -24,6 +24,8 @@ enum CgHalt : int {
   cg_converged = 1,        // ||r|| <= tolerance * ||b||
   cg_indefinite = 2,       // p.(A p) <= 0 (or NaN): A is not symmetric positive definite
   cg_lost_positivity = 3,  // r.z <= 0 (or NaN) with r != 0: the preconditioned residual broke down
+  cg_unverified = 4,       // mixed precision: the recurrence's ||r|| met the tolerance; the host checks
+                           // it on the true residual b - A x (A in double) and restarts if it is not met
 };
 
 template <class Device>
@@ -103,6 +105,21 @@ struct CgUpdate : CgThreeSums {
   }
 };
 
+// Mixed precision's residual replacement: with r just recomputed as b - A x (A in double),
+// z = M^-1 r and r.z, r.r of iteration k, in place of the recurrence's.
+template <class Scalar, class Ordinal, class Device>
+struct CgReplace : CgThreeSums {
+  Kokkos::View<const Scalar*, Device> r, inverse_diagonal;
+  Kokkos::View<Scalar*, Device> z;
+  bool jacobi;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
+    const Scalar zi = jacobi ? r(i) * inverse_diagonal(i) : r(i);
+    if (jacobi) z(i) = zi;
+    s[0] += double(r(i)) * double(zi);
+    s[1] += double(r(i)) * double(r(i));
+  }
+};
+
 // Decides whether iteration k stops CG (written to halt(slot) by thread 0 alone; every thread
 // reaches the same decision from the same scalars), and otherwise p = z + beta p.
 template <class Scalar, class Ordinal, class Device>
@@ -114,10 +131,11 @@ struct CgDirection {
   Kokkos::View<int*, Device> halt;
   int slot, previous;
   double converged_rr;  // tolerance^2 * b.b
+  bool verified;        // false with mixed precision: a recurrence that meets the tolerance is unverified
   KOKKOS_INLINE_FUNCTION int decision() const {
     if (halt(previous) != cg_running) return halt(previous);
     if (!(pq(slot) > 0)) return cg_indefinite;
-    if (sums(slot, 1) <= converged_rr) return cg_converged;
+    if (sums(slot, 1) <= converged_rr) return verified ? cg_converged : cg_unverified;
     if (!(sums(slot, 0) > 0)) return cg_lost_positivity;
     return cg_running;
   }
