@@ -71,7 +71,8 @@ struct CgOptions {
   /// every product and sum in double), 8 bytes an entry instead of 12. Where the recurrence's
   /// residual meets the tolerance, r is replaced by the true residual b - A x with A in double;
   /// CG stops only if that meets the tolerance too, and otherwise restarts from x (p = M^-1 r):
-  /// the final tolerance is that of the double A, after a few more iterations than in double.
+  /// the final tolerance is that of the double A (the same iterations as in double where A's
+  /// values are exact in float; each restart adds some where they are not).
   /// (Replacing r every few iterations without restarting stalls at the float values' accuracy,
   /// about 3e-8 relative on the tests' matrices, since the directions are A_float's.) A matrix
   /// with a value that overflows or vanishes in float keeps double (the message says so).
@@ -514,8 +515,8 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
 /// than A's rows, x sharing b's memory, a tolerance that is negative or not finite, a negative
 /// max_iterations or check_interval, or a plan in another mode than "N". A that turns out not
 /// to be SPD is not an exception: the result says indefinite (p.(A p) <= 0, or a diagonal entry
-/// <= 0 with jacobi) and x holds the last iterate before it; b = 0 gives x = 0. The fused path,
-/// if taken, runs on the plan's CsrMatrix with kspmv::spmv's default kernel for the residuals.
+/// <= 0 with jacobi) and x holds the last iterate before it; b = 0 gives x = 0. A fused path, if
+/// taken, runs its own SpMV on the plan's CsrMatrix inside the kernel, not the plan's format.
 template <class Scalar, class Ordinal, class Offset, class Device, class BView, class XView>
 CgResult cg(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BView& b, const XView& x,
             const CgOptions& options = CgOptions()) {
