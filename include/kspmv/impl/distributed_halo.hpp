@@ -1,0 +1,100 @@
+#pragma once
+// The halo of the distributed SpMV: its exchange (receives posted first, x's owned entries that
+// other ranks need packed on the device and sent; later, the receives completed and copied to
+// the device where MPI gets host buffers; split in two so that the local block's SpMV runs
+// while the messages travel) and the ghost block's product added into y.
+
+#include "../distributed_csr.hpp"
+#include "../spmv.hpp"
+#include "mpi.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <vector>
+
+namespace kspmv {
+namespace impl {
+
+constexpr int halo_exchange_tag = 0x5351;
+
+// Receive requests first, then send requests.
+struct HaloRequests {
+  std::vector<MPI_Request> requests;
+  size_t num_receives = 0;
+};
+
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class XView>
+HaloRequests start_halo_exchange(const ExecSpace& space, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
+                                 const XView& x) {
+  auto& s = A.impl_shared();
+  const MPI_Comm comm = A.comm();
+  HaloRequests h;
+  h.requests.reserve(A.recv_ranks.size() + A.send_ranks.size());
+  Scalar* receive_into = s.device_pointers_to_mpi ? s.ghost_x.data() : s.recv_host.data();
+  // The previous call's copy of recv_host to the device may still be queued: let it finish
+  // before MPI may write recv_host again.
+  if (!s.device_pointers_to_mpi && !A.recv_ranks.empty()) space.fence();
+  for (size_t q = 0; q < A.recv_ranks.size(); ++q) {
+    h.requests.emplace_back();
+    mpi_check(MPI_Irecv(receive_into + A.recv_offsets[q], int(A.recv_offsets[q + 1] - A.recv_offsets[q]),
+                        s.comm->value_type(), A.recv_ranks[q], halo_exchange_tag, comm, &h.requests.back()),
+              "MPI_Irecv");
+  }
+  h.num_receives = h.requests.size();
+  if (A.send_ranks.empty()) return h;
+  const auto send_buffer = s.send_buffer;
+  const auto send_indices = A.send_indices;
+  Kokkos::parallel_for(
+      "kspmv::distributed[pack halo]",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(send_buffer.extent(0))),
+      KOKKOS_LAMBDA(const int64_t k) { send_buffer(k) = x(send_indices(k)); });
+  const Scalar* send_from = send_buffer.data();
+  if (s.device_pointers_to_mpi) {
+    space.fence();  // MPI reads the buffer as soon as the send is posted
+  } else {
+    Kokkos::deep_copy(space, s.send_host, send_buffer);
+    space.fence();
+    send_from = s.send_host.data();
+  }
+  for (size_t q = 0; q < A.send_ranks.size(); ++q) {
+    h.requests.emplace_back();
+    mpi_check(MPI_Isend(send_from + A.send_offsets[q], int(A.send_offsets[q + 1] - A.send_offsets[q]),
+                        s.comm->value_type(), A.send_ranks[q], halo_exchange_tag, comm, &h.requests.back()),
+              "MPI_Isend");
+  }
+  return h;
+}
+
+// Waits for the ghost entries of x; on return they are in ghost_x, or queued on `space` to be
+// copied there.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device>
+void finish_halo_receives(const ExecSpace& space, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
+                          HaloRequests& h) {
+  auto& s = A.impl_shared();
+  mpi_check(MPI_Waitall(int(h.num_receives), h.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  if (!s.device_pointers_to_mpi && h.num_receives > 0) Kokkos::deep_copy(space, s.ghost_x, s.recv_host);
+}
+
+// Waits for the sends, so that the next exchange may overwrite their buffers.
+inline void finish_halo_sends(HaloRequests& h) {
+  const int sends = int(h.requests.size() - h.num_receives);
+  mpi_check(MPI_Waitall(sends, h.requests.data() + h.num_receives, MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+// y(ghost_rows(i)) += alpha * (ghost_block * ghost_x)(i), after finish_halo_receives.
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class YView>
+void add_ghost_block(const ExecSpace& space, Scalar alpha, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
+                     const YView& y) {
+  if (A.ghost_block.num_rows() == 0) return;
+  const auto& s = A.impl_shared();
+  spmv(space, alpha, A.ghost_block, s.ghost_x, Scalar(0), s.ghost_product);
+  const auto product = s.ghost_product;
+  const auto rows = A.ghost_rows;
+  Kokkos::parallel_for(
+      "kspmv::spmv[distributed ghost rows]",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(rows.extent(0))),
+      KOKKOS_LAMBDA(const int64_t i) { y(rows(i)) += product(i); });
+}
+
+}  // namespace impl
+}  // namespace kspmv
