@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""A model of kspmv's distributed SpMV (include/kspmv/distributed.hpp) on the 3D Poisson matrices.
+
+    python3 perf_tests/distributed_model.py [--cpu RUN_DIR] [--out FILE.md]
+
+What one rank does in kspmv::spmv on a DistributedCsrMatrix, and what the model charges for it:
+  pack      a kernel gathers the x entries its neighbours need, then a fence:  t_launch + 20 B/entry / R
+  exchange  one message to and from each neighbour: alpha + (bytes sent by the rank) / beta,
+            plus, without GPU-aware MPI, the copies through host memory (device to host before the
+            sends, host to device after the receives): 2 * (alpha_copy + bytes / beta_copy)
+  local     the local block's SpMV (CSR model bytes: nnz*12 + rows*(4+8) + cols*8 + 4) / R + t_launch
+  ghost     the ghost block's SpMV and the scatter into y: its CSR bytes / R + 2 t_launch
+On a GPU the local SpMV runs while the messages travel (the host waits in MPI, the GPU computes):
+    t = pack + max(local, exchange) + ghost
+On a CPU rank with one thread, the same thread does both, so nothing overlaps:
+    t = pack + local + exchange + ghost
+R is the rate of the single-device SpMV in bytes of the CSR model per second. The matrices are
+split by kspmv::contiguous_partition, whose blocks of consecutive rows (x fastest) are slabs of
+z-planes: a rank with at least one plane has two neighbours (one at the ends), needs one plane of
+x from each (nx*ny entries) and sends one to each. The slowest rank, an interior one, sets the time.
+
+Inputs for the H200 (every one named below with where it comes from): R and t_launch measured by
+spmv_bench on an H200 (perf_tests/results/h200_bee51e6/); the interconnect figures are the vendors'
+nominal ones, NOT measured here (no machine of several GPUs was lent: issue 20).
+
+--cpu RUN_DIR: also checks the model against the CPU scaling run recorded there
+(perf_tests/run_cpu_distributed.sh: distributed_bench's JSON for 1, 2, 3, 4 ranks), with R from the
+one-rank run's local SpMV, alpha and beta from the two-rank run's ping-pong, and the cores shared
+by the ranks (R per rank scaled by min(1, cores / ranks)).
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+
+# --- The H200 (measured, perf_tests/results/h200_bee51e6/h200.json, kspmv:automatic, raw balanced CSR)
+H200 = {
+    "name": "H200",
+    # GB/s of the CSR byte model reached by the plain kspmv::spmv on the large Poisson matrices
+    # (copy bandwidth measured in the same run: 4244 GB/s).
+    "rate": {7: 4053.75e9, 27: 3898.06e9},
+    # The fastest SpMV measured on a cache-resident matrix (README, Performance): one launch.
+    "t_launch": 3.4e-6,
+    "memory_bytes": 141e9,
+}
+
+# --- Interconnects: nominal figures (datasheets), NOT measured here.
+LINKS = {
+    # NVLink 4 within an 8-GPU HGX H200 node: 900 GB/s a GPU in both directions together.
+    "nvlink": {"alpha": 10e-6, "beta": 450e9},
+    # Between nodes: one 400 Gb/s NDR InfiniBand adapter a GPU (GPUDirect RDMA).
+    "ib": {"alpha": 5e-6, "beta": 50e9},
+}
+# Host staging without GPU-aware MPI: PCIe Gen5 x16, a copy each way (nominal 64 GB/s).
+PCIE = {"alpha": 10e-6, "beta": 55e9}
+GPUS_PER_NODE = 8
+
+
+def poisson_entries(nx, ny, nz, points):
+    if points == 7:
+        return nx * ny * nz + 2 * ((nx - 1) * ny * nz + nx * (ny - 1) * nz + nx * ny * (nz - 1))
+    return (3 * nx - 2) * (3 * ny - 2) * (3 * nz - 2)
+
+
+def plane_pair_entries(nx, ny, points):
+    """Entries coupling one z-plane to the next (in one direction)."""
+    return nx * ny if points == 7 else (3 * nx - 2) * (3 * ny - 2)
+
+
+def slowest_rank(nx, ny, nz, points, ranks):
+    """Sizes of the interior rank (two neighbours) of a slab partition, at least one plane a rank."""
+    m = nx * ny * nz
+    rows = math.ceil(m / ranks)
+    plane = nx * ny
+    if ranks > 1 and rows < plane:
+        raise ValueError(f"{ranks} ranks give {rows} rows a rank, less than a plane of {plane}: outside the model")
+    sides = 0 if ranks == 1 else (1 if ranks == 2 else 2)
+    nnz = poisson_entries(nx, ny, nz, points) * rows / m
+    ghost_nnz = sides * plane_pair_entries(nx, ny, points)
+    return {
+        "rows": rows,
+        "local_nnz": nnz - ghost_nnz,
+        "ghost_nnz": ghost_nnz,
+        "ghost_cols": sides * plane,
+        "ghost_rows": sides * plane,
+        "sent": sides * plane,
+        "sides": sides,
+    }
+
+
+def csr_bytes(nnz, rows, cols):
+    return nnz * 12 + rows * (4 + 8) + cols * 8 + 4
+
+
+def predict(r, rate, t_launch, comm, overlap, staging=None):
+    """Seconds of each part for the rank r; comm: (alpha, beta) or None for one rank."""
+    local = csr_bytes(r["local_nnz"], r["rows"], r["rows"]) / rate + t_launch
+    if r["sides"] == 0:
+        return {"local": local, "pack": 0.0, "exchange": 0.0, "ghost": 0.0, "total": local}
+    pack = t_launch + r["sent"] * 20 / rate
+    alpha, beta = comm
+    exchange = alpha + r["sent"] * 8 / beta
+    if staging:
+        exchange += 2 * (staging["alpha"] + r["sent"] * 8 / staging["beta"])
+    ghost = csr_bytes(r["ghost_nnz"], r["ghost_rows"], r["ghost_cols"]) / rate + r["ghost_rows"] * 16 / rate + 2 * t_launch
+    total = pack + (max(local, exchange) if overlap else local + exchange) + ghost
+    return {"local": local, "pack": pack, "exchange": exchange, "ghost": ghost, "total": total}
+
+
+def h200_link(ranks):
+    """The link of the slowest rank's slower neighbour: NVLink within a node, InfiniBand beyond."""
+    link = LINKS["nvlink"] if ranks <= GPUS_PER_NODE else LINKS["ib"]
+    return (link["alpha"], link["beta"])
+
+
+def h200_tables():
+    out = []
+    counts = [1, 2, 4, 8, 16, 32, 64]
+    studies = [
+        ("weak", 27, lambda p: (464, 464, 464 * p)),   # 99.9M rows a GPU
+        ("weak", 7, lambda p: (464, 464, 464 * p)),
+        ("strong", 27, lambda p: (400, 400, 400)),     # 64M rows, 1.7G entries: 20.6 GB of CSR
+        ("strong", 7, lambda p: (600, 600, 600)),      # 216M rows, 1.5G entries: 20.6 GB of CSR
+    ]
+    for kind, points, grid in studies:
+        nx, ny, nz = grid(1)
+        out.append(f"\n### {kind} scaling, {points}-point Poisson, "
+                   + ("%dx%dx(%d P): %.1fM rows a GPU" % (nx, ny, nz, nx * ny * nz / 1e6) if kind == "weak"
+                      else "%dx%dx%d: %.0fM rows, %.2fG entries" % (nx, ny, nz, nx * ny * nz / 1e6,
+                                                                    poisson_entries(nx, ny, nz, points) / 1e9)))
+        out.append("")
+        out.append("| GPUs | rows a GPU | CSR GB a GPU | local us | exchange us (GPU-aware) | time us (GPU-aware) "
+                   "| halo hidden | parallel efficiency | time us (host staging) | efficiency (staging) |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        base = base_staged = None
+        for p in counts:
+            nx, ny, nz = grid(p)
+            r = slowest_rank(nx, ny, nz, points, p)
+            gb = csr_bytes(r["local_nnz"] + r["ghost_nnz"], r["rows"], r["rows"]) / 1e9
+            if gb * 1e9 * 1.3 > H200["memory_bytes"]:
+                out.append(f"| {p} | {r['rows']/1e6:.1f}M | {gb:.1f} | does not fit | | | | | | |")
+                continue
+            comm = h200_link(p) if p > 1 else None
+            aware = predict(r, H200["rate"][points], H200["t_launch"], comm, overlap=True)
+            staged = predict(r, H200["rate"][points], H200["t_launch"], comm, overlap=True, staging=PCIE)
+            if base is None:
+                base, base_staged, base_p = aware["total"], staged["total"], p
+            # Weak: the same time is perfect; strong: base * base_p / p is.
+            ideal = base if kind == "weak" else base * base_p / p
+            ideal_staged = base_staged if kind == "weak" else base_staged * base_p / p
+            hidden = "-" if p == 1 else ("yes" if aware["exchange"] <= aware["local"] else "no")
+            out.append(f"| {p} | {r['rows']/1e6:.2f}M | {gb:.2f} | {aware['local']*1e6:.0f} | "
+                       f"{aware['exchange']*1e6:.1f} | {aware['total']*1e6:.0f} | {hidden} | "
+                       f"{ideal/aware['total']:.2f} | {staged['total']*1e6:.0f} | {ideal_staged/staged['total']:.2f} |")
+    return out
+
+
+def cpu_check(run_dir):
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(run_dir, "np*.json"))):
+        with open(path) as f:
+            data = json.load(f)
+        runs[data["ranks"]] = data
+    if 1 not in runs or 2 not in runs:
+        return ["\n(no np1.json and np2.json in %s: no CPU check)" % run_dir]
+    cores = os.cpu_count() if not os.path.exists(os.path.join(run_dir, "cores.txt")) else \
+        int(open(os.path.join(run_dir, "cores.txt")).read().split()[0])
+    small = runs[2]["ping_pong_8B_us"] * 1e-6
+    large = runs[2]["ping_pong_4MiB_us"] * 1e-6
+    beta = (4 << 20) / (large - small)
+    out = [f"\n### CPU check: {run_dir}",
+           "",
+           f"Inputs measured in that run: ping-pong alpha = {small*1e6:.2f} us, beta = {beta/1e9:.2f} GB/s "
+           f"(ranks 0 and 1, 8 B and 4 MiB messages); R from each matrix's one-rank local SpMV; "
+           f"{cores} cores, R a rank scaled by min(1, cores / ranks); no overlap (one thread a rank).",
+           "",
+           "| matrix | ranks | measured us | predicted us | predicted / measured | measured exchange us | predicted exchange us |",
+           "|---|---|---|---|---|---|---|"]
+    one = {res["matrix"]: res for res in runs[1]["results"]}
+    for p in sorted(runs):
+        for res in runs[p]["results"]:
+            name = res["matrix"]
+            if not name.startswith("poisson"):
+                continue  # the strong-scaling Poisson matrices (weak ones change with P)
+            points = int(name.split()[0][len("poisson"):])
+            nx, ny, nz = (int(v) for v in name.split()[1].split("x"))
+            base = one.get(name)
+            if base is None:
+                continue
+            rate = csr_bytes(base["nnz"], base["rows"], base["rows"]) / (base["local_us"] * 1e-6)
+            rate_p = rate * min(1.0, cores / p)
+            r = slowest_rank(nx, ny, nz, points, p)
+            pred = predict(r, rate_p, 0.0, (small, beta) if p > 1 else None, overlap=False)
+            out.append(f"| {name} | {p} | {res['distributed_us']:.0f} | {pred['total']*1e6:.0f} | "
+                       f"{pred['total']/(res['distributed_us']*1e-6):.2f} | {res['exchange_us']:.1f} | "
+                       f"{pred['exchange']*1e6:.1f} |")
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cpu", help="a CPU run directory of run_cpu_distributed.sh")
+    parser.add_argument("--out", help="write the Markdown here too")
+    args = parser.parse_args()
+    lines = ["## Predicted: the distributed SpMV on 1 to 64 H200s (fp64, int indices)",
+             "",
+             "R: 27-point %.0f GB/s, 7-point %.0f GB/s (CSR model, measured on an H200); t_launch %.1f us (measured); "
+             "NVLink alpha %.0f us, beta %.0f GB/s within a node of %d GPUs, InfiniBand alpha %.0f us, beta %.0f GB/s "
+             "beyond (nominal, not measured); host staging adds two PCIe copies (alpha %.0f us, beta %.0f GB/s, "
+             "nominal). 'halo hidden': the exchange takes less time than the local SpMV it overlaps. "
+             "Parallel efficiency: weak, T(1)/T(P); strong, T(1)/(P T(P))."
+             % (H200["rate"][27] / 1e9, H200["rate"][7] / 1e9, H200["t_launch"] * 1e6,
+                LINKS["nvlink"]["alpha"] * 1e6, LINKS["nvlink"]["beta"] / 1e9, GPUS_PER_NODE,
+                LINKS["ib"]["alpha"] * 1e6, LINKS["ib"]["beta"] / 1e9, PCIE["alpha"] * 1e6, PCIE["beta"] / 1e9)]
+    lines += h200_tables()
+    if args.cpu:
+        lines += cpu_check(args.cpu)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
