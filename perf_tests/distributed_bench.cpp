@@ -18,6 +18,8 @@
 //  - local: the local block's SpMV alone (what one rank computes without neighbours);
 //  - exchange: the halo exchange alone (pack, send, receive, copy in), nothing overlapping it;
 //  - ghost: the ghost block's SpMV and the scatter into y alone.
+//  - ordered: the same product on the matrix built with DistributedOptions::keep_row_order and
+//    run with Algorithm::csr_scalar (the one-rank bits, no overlap);
 // "beyond local" = distributed - local: the time the distribution adds to the rank's own work.
 // The setup (construction: split, ghost columns, pattern) is timed once, apart. Each rank checks
 // its rows of y against a host product of the same rows (built from the grid or the file, not
@@ -263,8 +265,9 @@ int run(const Options& o) {
   }
   if (json.is_open()) json << ",\n  \"results\": [\n";
   if (rank == 0) {
-    std::printf("%-30s %5s %11s %12s %9s %9s %9s %9s %9s %7s %9s %9s %8s\n", "matrix", "ranks", "rows", "nnz",
-                "setup ms", "dist us", "local us", "exch us", "ghost us", "beyond", "ghost/rk", "halo MB", "error");
+    std::printf("%-30s %5s %11s %12s %9s %9s %9s %9s %9s %7s %9s %9s %9s %8s\n", "matrix", "ranks", "rows", "nnz",
+                "setup ms", "dist us", "local us", "exch us", "ghost us", "beyond", "ordrd us", "ghost/rk", "halo MB",
+                "error");
   }
   bool failed = false;
   for (size_t ci = 0; ci < o.cases.size(); ++ci) {
@@ -279,17 +282,26 @@ int run(const Options& o) {
     const int64_t begin = partition[size_t(rank)], end = partition[size_t(rank) + 1];
     const kspmv::HostCsr mine = host_rows(c, file, begin, end);
 
+    const auto build = [&](const kspmv::DistributedOptions& options) {
+      if (c.kind == Case::mtx) {
+        return kspmv::make_distributed_csr<int, int>(MPI_COMM_WORLD,
+                                                     kspmv::to_device<double, int64_t, int64_t, Device>(mine), {}, options);
+      }
+      return kspmv::poisson_3d_distributed<double, int, int, Device>(MPI_COMM_WORLD, c.nx, c.ny, c.nz, c.points, {},
+                                                                     options);
+    };
     MPI_Barrier(MPI_COMM_WORLD);
     const auto setup_start = Clock::now();
-    Distributed A;
-    if (c.kind == Case::mtx) {
-      A = kspmv::make_distributed_csr<int, int>(MPI_COMM_WORLD, kspmv::to_device<double, int64_t, int64_t, Device>(mine));
-    } else {
-      A = kspmv::poisson_3d_distributed<double, int, int, Device>(MPI_COMM_WORLD, c.nx, c.ny, c.nz, c.points);
-    }
+    Distributed A = build(kspmv::DistributedOptions());
     ExecSpace().fence();
     MPI_Barrier(MPI_COMM_WORLD);
     const double setup = std::chrono::duration<double>(Clock::now() - setup_start).count();
+    // The reproducible variant: rows kept in order, summed by csr_scalar after the exchange.
+    kspmv::DistributedOptions keep;
+    keep.keep_row_order = true;
+    const Distributed ordered = build(keep);
+    kspmv::SpmvOptions scalar;
+    scalar.algorithm = kspmv::Algorithm::csr_scalar;
 
     Kokkos::View<double*, Device> x("x", size_t(A.num_local_cols())), y("y", size_t(A.num_local_rows()));
     const auto x_host = Kokkos::create_mirror_view(x);
@@ -299,9 +311,13 @@ int run(const Options& o) {
     // The check: this rank's rows of y against the host product of the same rows (first call,
     // which also analyses the blocks, and a later one).
     double error = 0;
-    for (int call = 0; call < 2; ++call) {
+    for (int call = 0; call < 4; ++call) {
       Kokkos::deep_copy(y, std::nan(""));
-      kspmv::spmv(1.0, A, x, 0.0, y);
+      if (call < 2) {
+        kspmv::spmv(1.0, A, x, 0.0, y);
+      } else {
+        kspmv::spmv(1.0, ordered, x, 0.0, y, scalar);
+      }
       ExecSpace().fence();
       const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
       for (int64_t i = 0; i < mine.num_rows; ++i) {
@@ -318,6 +334,8 @@ int run(const Options& o) {
     MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
     const double t_distributed = time_per_call([&] { kspmv::spmv(1.0, A, x, 0.0, y); }, o.repeat, o.batch_ms);
+    const double t_ordered =
+        time_per_call([&] { kspmv::spmv(1.0, ordered, x, 0.0, y, scalar); }, o.repeat, o.batch_ms);
     const double t_local = time_per_call([&] { kspmv::spmv(1.0, A.local_block, x, 0.0, y); }, o.repeat, o.batch_ms);
     const double t_exchange = time_per_call(
         [&] {
@@ -341,15 +359,16 @@ int run(const Options& o) {
     const bool wrong = !(error <= 1e-12);
     failed = failed || wrong;
     if (rank == 0) {
-      std::printf("%-30s %5d %11lld %12lld %9.2f %9.1f %9.1f %9.1f %9.1f %6.0f%% %9lld %9.3f %8.1e%s\n", c.name.c_str(),
-                  ranks, (long long)m, (long long)nnz, setup * 1e3, t_distributed * 1e6, t_local * 1e6,
-                  t_exchange * 1e6, t_ghost * 1e6, beyond * 100, (long long)max_ghost_cols, halo_mb, error,
-                  wrong ? " WRONG" : "");
+      std::printf("%-30s %5d %11lld %12lld %9.2f %9.1f %9.1f %9.1f %9.1f %6.0f%% %9.1f %9lld %9.3f %8.1e%s\n",
+                  c.name.c_str(), ranks, (long long)m, (long long)nnz, setup * 1e3, t_distributed * 1e6, t_local * 1e6,
+                  t_exchange * 1e6, t_ghost * 1e6, beyond * 100, t_ordered * 1e6, (long long)max_ghost_cols, halo_mb,
+                  error, wrong ? " WRONG" : "");
       if (json.is_open()) {
         json << (ci ? ",\n" : "") << "    {\"matrix\": \"" << c.name << "\", \"ranks\": " << ranks
              << ", \"rows\": " << m << ", \"nnz\": " << nnz << ", \"setup_s\": " << setup
              << ", \"distributed_us\": " << t_distributed * 1e6 << ", \"local_us\": " << t_local * 1e6
              << ", \"exchange_us\": " << t_exchange * 1e6 << ", \"ghost_us\": " << t_ghost * 1e6
+             << ", \"ordered_csr_scalar_us\": " << t_ordered * 1e6
              << ", \"max_local_rows\": " << max_local_rows << ", \"max_local_nnz\": " << max_local_nnz
              << ", \"max_ghost_cols\": " << max_ghost_cols << ", \"max_ghost_nnz\": " << max_ghost_nnz
              << ", \"max_messages\": " << max_messages << ", \"halo_entries\": " << halo_entries

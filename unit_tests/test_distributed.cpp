@@ -109,6 +109,81 @@ TYPED_TEST(Distributed, SpmvEqualsTheOneRankProduct) {
   }
 }
 
+// With keep_row_order, every rank's rows are summed in their stored order in one pass: with
+// csr_scalar the product is the one-rank csr_scalar product bit for bit, on every rank count and
+// partition; ordered_rows holds the rows exactly, columns into [owned x | ghost x].
+TYPED_TEST(Distributed, KeepRowOrderGivesTheOneRankBits) {
+  using Device = DeviceOf<TypeParam>;
+  const uint64_t seed = shared_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (KSPMV_TEST_SEED replays it)");
+  std::mt19937_64 rng(seed);
+  const int rank = world_rank(), p = world_size();
+  kspmv::DistributedOptions keep;
+  keep.keep_row_order = true;
+  kspmv::SpmvOptions scalar;
+  scalar.algorithm = kspmv::Algorithm::csr_scalar;
+  struct Case {
+    int64_t rows, cols, long_row_length;
+    double alpha, beta;
+    bool nan_in_y;
+  };
+  const Case cases[] = {{300, 300, 0, 1.5, -0.5, false}, {64, 310, 0, 2.0, 0.0, true}, {150, 150, 3000, 1.0, 0.25, false},
+                        {211, 97, 0, -1.0, 1.0, false},  {0, 40, 0, 1.0, 1.0, false},  {40, 0, 0, 1.0, 3.0, false}};
+  for (const Case& c : cases) {
+    RandomShape shape;
+    shape.rows = c.rows;
+    shape.cols = c.cols;
+    shape.max_row_length = 14;
+    shape.long_row_length = c.long_row_length;
+    shape.empty_row_fraction = 0.15;
+    const kspmv::HostCsr A = random_csr(shape, rng);
+    for (int partition = 0; partition < 2; ++partition) {
+      const auto rows = partition == 0 ? kspmv::contiguous_partition(c.rows, p) : random_partition(c.rows, rng);
+      const auto cols = partition == 0 ? std::vector<int64_t>() : random_partition(c.cols, rng);
+      SCOPED_TRACE("A " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + ", partition " +
+                   std::to_string(partition));
+      const auto D = kspmv::make_distributed_csr<int, int>(MPI_COMM_WORLD, my_rows<double, Device>(A, rows), cols, keep);
+      ASSERT_TRUE(D.keeps_row_order());
+      // ordered_rows: this rank's rows, entry for entry.
+      const kspmv::HostCsr ordered = kspmv::to_host(D.ordered_rows);
+      const kspmv::HostCsr mine = host_rows(A, rows[size_t(rank)], rows[size_t(rank) + 1]);
+      const auto ghost_cols = to_std_vector(D.ghost_cols);
+      std::vector<int64_t> global;
+      for (const int64_t col : ordered.col_indices) {
+        global.push_back(col < D.num_local_cols() ? D.first_col() + col : ghost_cols[size_t(col - D.num_local_cols())]);
+      }
+      EXPECT_EQ(ordered.num_cols, D.num_local_cols() + D.num_ghost_cols());
+      EXPECT_EQ(ordered.row_offsets, mine.row_offsets);
+      EXPECT_EQ(global, mine.col_indices);
+      EXPECT_EQ(ordered.values, mine.values);
+
+      const auto x = random_vector(size_t(A.num_cols), rng);
+      auto y0 = random_vector(size_t(A.num_rows), rng);
+      if (c.nan_in_y) std::fill(y0.begin(), y0.end(), std::numeric_limits<double>::quiet_NaN());
+      const auto whole = kspmv::to_device<double, int, int, Device>(A);
+      auto y_whole = to_device_vector<double, Device>(y0, "y");
+      kspmv::spmv(TypeParam(), c.alpha, whole, to_device_vector<double, Device>(x, "x"), c.beta, y_whole, scalar);
+      const auto one_rank = to_std_vector(y_whole);
+      const int64_t col_begin = D.first_col(), row_begin = rows[size_t(rank)];
+      const auto x_mine = to_device_vector<double, Device>(
+          std::vector<double>(x.begin() + col_begin, x.begin() + col_begin + D.num_local_cols()), "x");
+      for (int call = 0; call < 2; ++call) {
+        auto y = to_device_vector<double, Device>(
+            std::vector<double>(y0.begin() + row_begin, y0.begin() + row_begin + D.num_local_rows()), "y");
+        kspmv::spmv(TypeParam(), c.alpha, D, x_mine, c.beta, y, scalar);
+        TypeParam().fence();
+        const auto got = to_std_vector(y);
+        for (size_t i = 0; i < got.size(); ++i) {
+          const double expected = one_rank[size_t(row_begin) + i];
+          ASSERT_EQ(std::memcmp(&got[i], &expected, sizeof(double)), 0)
+              << "call " << call << ": y[" << row_begin + int64_t(i) << "] = " << got[i] << ", the one-rank csr_scalar "
+              << expected << " (" << p << " ranks)";
+        }
+      }
+    }
+  }
+}
+
 template <class ExecSpace, class View>
 void double_values(const View& values) {
   Kokkos::parallel_for(

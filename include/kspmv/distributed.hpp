@@ -182,22 +182,26 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> read_matrix_market_distrib
 /// (A.num_local_cols(), by A.col_partition()), y this rank's rows (A.num_local_rows()). Rank r
 /// posts its receives, packs on the device the entries of x other ranks need and sends them
 /// (from host copies unless A.device_pointers_to_mpi()), runs the local block's SpMV (the plain
-/// kspmv::spmv on A.local_block, analysed on its first call) while the messages travel, then adds
-/// alpha*(ghost block times the received entries) into its ghost rows. Each row's sum is the
-/// local block's plus the ghost block's, so the result may differ from a one-rank product in
-/// the last bits (by a relative 1e-12 or so in double; on one rank it is the plain call's
-/// exactly). Collective; alpha and beta the same on every rank: alpha == 0 scales y by beta
-/// without reading A or x and sends nothing, beta == 0 overwrites y (NaN in y never leaks).
-/// Like kspmv::spmv it may return before its last kernels on `space` finish (fence before
-/// reading y on the host); every message of the exchange has completed. x and y must hold A's
-/// Scalar. Throws
-/// std::invalid_argument, on the ranks whose x or y have the wrong length, naming the sizes.
-/// One call at a time on a matrix and its copies (they share the exchange's buffers).
+/// kspmv::spmv on A.local_block, analysed on its first call, or the kernel `options` name) while
+/// the messages travel, then adds alpha*(ghost block times the received entries) into its ghost
+/// rows. Each row's sum is then the local block's plus the ghost block's, so the result may
+/// differ from a one-rank product in the last bits (by a relative 1e-12 or so in double; on one
+/// rank it is the plain call's exactly). A matrix built with DistributedOptions::keep_row_order
+/// instead waits for the exchange and runs one SpMV over A.ordered_rows, each row summed in its
+/// stored order as a one-rank SpMV with the same options sums it: with Algorithm::csr_scalar,
+/// the one-rank result bit for bit. Collective; alpha and beta the same on every rank: alpha == 0
+/// scales y by beta without reading A or x and sends nothing, beta == 0 overwrites y (NaN in y
+/// never leaks). Like kspmv::spmv it may return before its last kernels on `space` finish (fence
+/// before reading y on the host); every message of the exchange has completed. x and y must hold
+/// A's Scalar. Throws std::invalid_argument, on the ranks whose x or y have the wrong length,
+/// naming the sizes, and as kspmv::spmv does for options that do not apply to CSR. One call at a
+/// time on a matrix and its copies (they share the exchange's buffers).
 template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& space, typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type alpha,
     const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A, const XView& x,
-    typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type beta, const YView& y) {
+    typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type beta, const YView& y,
+    const SpmvOptions& options = SpmvOptions()) {
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value && XView::rank == 1 && YView::rank == 1,
                 "kspmv::spmv on a DistributedCsrMatrix: x and y must be rank-1 Kokkos Views");
   static_assert(std::is_same<typename XView::non_const_value_type, Scalar>::value &&
@@ -210,13 +214,20 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
                                 std::to_string(y.extent(0)));
   }
   if (alpha == Scalar(0)) {
-    spmv(space, alpha, A.local_block, x, beta, y);  // scales y, reads neither A nor x
+    spmv(space, alpha, A.local_block, x, beta, y, options);  // scales y, reads neither A nor x
     return;
   }
   impl::HaloRequests halo = impl::start_halo_exchange(space, A, x);
-  spmv(space, alpha, A.local_block, x, beta, y);
-  impl::finish_halo_receives(space, A, halo);
-  impl::add_ghost_block(space, alpha, A, y);
+  if (A.keeps_row_order()) {
+    impl::finish_halo_receives(space, A, halo);
+    const auto& s = A.impl_shared();
+    Kokkos::deep_copy(space, Kokkos::subview(s.ordered_x, Kokkos::make_pair(size_t(0), size_t(x.extent(0)))), x);
+    spmv(space, alpha, A.ordered_rows, s.ordered_x, beta, y, options);
+  } else {
+    spmv(space, alpha, A.local_block, x, beta, y, options);
+    impl::finish_halo_receives(space, A, halo);
+    impl::add_ghost_block(space, alpha, A, y, options);
+  }
   impl::finish_halo_sends(halo);
 }
 
@@ -225,8 +236,9 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
 template <class Scalar, class Ordinal, class Offset, class Device, class XView, class YView>
 void spmv(typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type alpha,
           const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A, const XView& x,
-          typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type beta, const YView& y) {
-  spmv(typename Device::execution_space(), alpha, A, x, beta, y);
+          typename DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>::value_type beta, const YView& y,
+          const SpmvOptions& options = SpmvOptions()) {
+  spmv(typename Device::execution_space(), alpha, A, x, beta, y, options);
 }
 
 }  // namespace kspmv

@@ -30,6 +30,17 @@ enum class GpuAwareMpi { automatic, on, off };
 /// Options of the distributed constructions.
 struct DistributedOptions {
   GpuAwareMpi gpu_aware_mpi = GpuAwareMpi::automatic;
+  /// How spmv sums each row.
+  ///  - false (default): the local block's SpMV overlaps the exchange, then the ghost block's
+  ///    product is added: a row's sum is its owned part plus its ghost part, which may differ
+  ///    from a one-rank product in the last bits.
+  ///  - true: the rows are also kept whole (DistributedCsrMatrix::ordered_rows, entries in their
+  ///    stored order, columns into [owned x | received x]); spmv waits for the exchange and runs
+  ///    one SpMV over them, so each row is summed as a one-rank SpMV with the same options sums
+  ///    it. With a kernel whose sums depend on the row alone (Algorithm::csr_scalar), the result
+  ///    is then the one-rank result bit for bit, on any number of ranks and any partition.
+  ///    Costs a second copy of the rows (indices and values) and the overlap.
+  bool keep_row_order = false;
 };
 
 namespace impl {
@@ -44,8 +55,10 @@ struct DistributedShared {
   std::vector<int64_t> row_partition{0, 0};
   std::vector<int64_t> col_partition{0, 0};
   bool device_pointers_to_mpi = false;
+  bool keep_row_order = false;
   Kokkos::View<Scalar*, Device> send_buffer;        // packed owned x entries, by destination
   Kokkos::View<Scalar*, Device> ghost_x;            // received x entries, by ghost column
+  Kokkos::View<Scalar*, Device> ordered_x;          // keep_row_order: [owned x | ghost_x], ghost_x its tail
   Kokkos::View<Scalar*, Device> ghost_product;      // ghost block times ghost_x, by ghost row
   Kokkos::View<Scalar*, Kokkos::HostSpace> send_host;  // staging where device pointers are not handed to MPI
   Kokkos::View<Scalar*, Kokkos::HostSpace> recv_host;
@@ -68,6 +81,11 @@ struct DistributedShared {
 /// come from rank recv_ranks[q], and owned entries send_indices[send_offsets[q] ...
 /// send_offsets[q+1]) (local numbering) go to rank send_ranks[q], ranks in increasing order.
 ///
+/// With DistributedOptions::keep_row_order, also
+///  - ordered_rows: this rank's rows whole, entries in their stored order, column c <
+///    num_local_cols() the owned column c, num_local_cols() + j the ghost column j (empty
+///    without the option).
+///
 /// Copies share the Views, the communicator (a duplicate of the one given, freed with the last
 /// copy) and the exchange's buffers: one spmv at a time on a matrix and its copies.
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
@@ -84,6 +102,7 @@ class DistributedCsrMatrix {
 
   local_matrix_type local_block;
   local_matrix_type ghost_block;
+  local_matrix_type ordered_rows;
   Kokkos::View<Ordinal*, Device> ghost_rows;
   Kokkos::View<int64_t*, Device> ghost_cols;
   std::vector<int> recv_ranks;
@@ -118,6 +137,8 @@ class DistributedCsrMatrix {
   Ordinal num_ghost_cols() const { return ghost_block.num_cols(); }
   /// Whether spmv hands device pointers to MPI (GpuAwareMpi resolved at construction).
   bool device_pointers_to_mpi() const { return m_shared->device_pointers_to_mpi; }
+  /// Whether it was built with DistributedOptions::keep_row_order (spmv over ordered_rows).
+  bool keeps_row_order() const { return m_shared->keep_row_order; }
 
   /// The shared state (communicator, partitions, exchange buffers).
   impl::DistributedShared<Scalar, Device>& impl_shared() const { return *m_shared; }

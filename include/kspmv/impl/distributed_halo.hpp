@@ -31,9 +31,10 @@ HaloRequests start_halo_exchange(const ExecSpace& space, const DistributedCsrMat
   HaloRequests h;
   h.requests.reserve(A.recv_ranks.size() + A.send_ranks.size());
   Scalar* receive_into = s.device_pointers_to_mpi ? s.ghost_x.data() : s.recv_host.data();
-  // The previous call's copy of recv_host to the device may still be queued: let it finish
-  // before MPI may write recv_host again.
-  if (!s.device_pointers_to_mpi && !A.recv_ranks.empty()) space.fence();
+  // MPI may write the receive buffer as soon as a receive is posted, while the previous call's
+  // reads of it (its copy of recv_host to the device, or its ghost SpMV reading ghost_x where MPI
+  // writes device memory) may still be queued on `space`: let them finish first.
+  if (!A.recv_ranks.empty()) space.fence();
   for (size_t q = 0; q < A.recv_ranks.size(); ++q) {
     h.requests.emplace_back();
     mpi_check(MPI_Irecv(receive_into + A.recv_offsets[q], int(A.recv_offsets[q + 1] - A.recv_offsets[q]),
@@ -84,10 +85,10 @@ inline void finish_halo_sends(HaloRequests& h) {
 // y(ghost_rows(i)) += alpha * (ghost_block * ghost_x)(i), after finish_halo_receives.
 template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class YView>
 void add_ghost_block(const ExecSpace& space, Scalar alpha, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
-                     const YView& y) {
+                     const YView& y, const SpmvOptions& options = SpmvOptions()) {
   if (A.ghost_block.num_rows() == 0) return;
   const auto& s = A.impl_shared();
-  spmv(space, alpha, A.ghost_block, s.ghost_x, Scalar(0), s.ghost_product);
+  spmv(space, alpha, A.ghost_block, s.ghost_x, Scalar(0), s.ghost_product, options);
   const auto product = s.ghost_product;
   const auto rows = A.ghost_rows;
   Kokkos::parallel_for(

@@ -253,10 +253,13 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> build_distributed(
   mpi_check(MPI_Alltoall(recv_counts.data(), 1, MPI_INT64_T, send_counts.data(), 1, MPI_INT64_T, comm),
             "MPI_Alltoall");
   DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> A(shared);
+  const bool keep_order = options.keep_row_order;
   on_every_rank(comm, [&] {
-    if (!fits<Ordinal>(num_ghost_cols) || !fits<Ordinal>(num_ghost_rows)) {
+    if (!fits<Ordinal>(num_ghost_cols) || !fits<Ordinal>(num_ghost_rows) ||
+        (keep_order && !fits<Ordinal>(col_end - col_begin + num_ghost_cols))) {
       throw std::overflow_error(who + ": rank " + std::to_string(rank) + "'s " + std::to_string(num_ghost_cols) +
-                                " ghost columns do not fit in the local blocks' Ordinal type");
+                                " ghost columns do not fit in the local blocks' Ordinal type" +
+                                (keep_order ? " (with its " + std::to_string(col_end - col_begin) + " own columns)" : ""));
     }
     for (int q = 0; q < num_ranks; ++q) {
       if (recv_counts[size_t(q)] > INT_MAX || send_counts[size_t(q)] > INT_MAX) {
@@ -316,19 +319,32 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> build_distributed(
                                              size_t(ghost_nnz));
   Kokkos::View<Ordinal*, Device> ghost_rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::distributed::ghost_rows"),
                                             size_t(num_ghost_rows));
+  // keep_row_order: the rows whole as well, columns into [owned x | ghost x].
+  const int64_t ordered_nnz = keep_order ? nnz : 0, ordered_rows_count = keep_order ? m : 0;
+  Kokkos::View<Offset*, Device> ordered_offsets("kspmv::distributed::ordered::row_offsets", size_t(ordered_rows_count) + 1);
+  Kokkos::View<Ordinal*, Device> ordered_indices(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::distributed::ordered::col_indices"),
+                                                 size_t(ordered_nnz));
+  Kokkos::View<Scalar*, Device> ordered_values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::distributed::ordered::values"),
+                                               size_t(ordered_nnz));
+  const int64_t my_cols = col_end - col_begin;
   const auto ghost_cols = A.ghost_cols;
   Kokkos::parallel_for(
       "kspmv::distributed[split blocks]", range(0, m), KOKKOS_LAMBDA(const int64_t i) {
         int64_t local_at = local_offsets(i), ghost_at = ghost_offsets_all(i);
+        if (keep_order) ordered_offsets(i + 1) = static_cast<Offset>(offsets(i + 1));
         for (int64_t k = offsets(i); k < offsets(i + 1); ++k) {
           const int64_t c = indices(k);
           if (c >= col_begin && c < col_end) {
             local_indices(local_at) = static_cast<Ordinal>(c - col_begin);
             local_values(local_at++) = values(k);
+            if (keep_order) ordered_indices(k) = static_cast<Ordinal>(c - col_begin);
           } else {
-            ghost_indices(ghost_at) = static_cast<Ordinal>(lower_bound_in(ghost_cols, num_ghost_cols, c));
+            const int64_t j = lower_bound_in(ghost_cols, num_ghost_cols, c);
+            ghost_indices(ghost_at) = static_cast<Ordinal>(j);
             ghost_values(ghost_at++) = values(k);
+            if (keep_order) ordered_indices(k) = static_cast<Ordinal>(my_cols + j);
           }
+          if (keep_order) ordered_values(k) = values(k);
         }
         if (ghost_row_at(i + 1) > ghost_row_at(i)) {
           const int64_t g = ghost_row_at(i);
@@ -342,11 +358,23 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> build_distributed(
                                                              static_cast<Ordinal>(num_ghost_cols), ghost_offsets,
                                                              ghost_indices, ghost_values);
   A.ghost_rows = ghost_rows;
+  if (keep_order) {
+    A.ordered_rows = CsrMatrix<Scalar, Ordinal, Offset, Device>(static_cast<Ordinal>(m),
+                                                                static_cast<Ordinal>(my_cols + num_ghost_cols),
+                                                                ordered_offsets, ordered_indices, ordered_values);
+  }
 
   // The exchange's buffers.
   shared->device_pointers_to_mpi = hand_device_pointers<typename Device::memory_space>(options.gpu_aware_mpi);
   shared->send_buffer = Kokkos::View<Scalar*, Device>("kspmv::distributed::send_buffer", size_t(A.send_offsets.back()));
-  shared->ghost_x = Kokkos::View<Scalar*, Device>("kspmv::distributed::ghost_x", size_t(num_ghost_cols));
+  shared->keep_row_order = keep_order;
+  if (keep_order) {
+    // The received entries land after the owned ones, where ordered_rows' ghost columns point.
+    shared->ordered_x = Kokkos::View<Scalar*, Device>("kspmv::distributed::ordered_x", size_t(my_cols + num_ghost_cols));
+    shared->ghost_x = Kokkos::subview(shared->ordered_x, Kokkos::make_pair(size_t(my_cols), size_t(my_cols + num_ghost_cols)));
+  } else {
+    shared->ghost_x = Kokkos::View<Scalar*, Device>("kspmv::distributed::ghost_x", size_t(num_ghost_cols));
+  }
   shared->ghost_product = Kokkos::View<Scalar*, Device>("kspmv::distributed::ghost_product", size_t(num_ghost_rows));
   if (!shared->device_pointers_to_mpi) {
     shared->send_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("kspmv::distributed::send_host", size_t(A.send_offsets.back()));
