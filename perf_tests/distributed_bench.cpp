@@ -151,37 +151,40 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// This rank's rows of the case's matrix, as a host CSR with global columns, built from the grid
-// or the file (the oracle of the check, and what make_distributed_csr gets for files).
+// visit(column, value) for each entry of global row r of the case's matrix, on the host, from the
+// file (its copies along the diagonal) or from the stencil written out again, apart from the
+// library's generator: the check's oracle, and for files what make_distributed_csr gets.
+template <class Visit>
+void for_each_entry(const Case& c, const kspmv::HostCsr& file, int64_t r, Visit&& visit) {
+  if (c.kind == Case::mtx) {
+    const int64_t copy = r / file.num_rows, row = r % file.num_rows;
+    for (int64_t k = file.row_offsets[size_t(row)]; k < file.row_offsets[size_t(row) + 1]; ++k) {
+      visit(file.col_indices[size_t(k)] + copy * file.num_cols, file.values[size_t(k)]);
+    }
+    return;
+  }
+  const int64_t i = r % c.nx, j = (r / c.nx) % c.ny, k = r / (c.nx * c.ny);
+  for (int64_t dk = -1; dk <= 1; ++dk)
+    for (int64_t dj = -1; dj <= 1; ++dj)
+      for (int64_t di = -1; di <= 1; ++di) {
+        const bool in_stencil = c.points == 27 || di * di + dj * dj + dk * dk <= 1;
+        const int64_t ii = i + di, jj = j + dj, kk = k + dk;
+        if (!in_stencil || ii < 0 || ii >= c.nx || jj < 0 || jj >= c.ny || kk < 0 || kk >= c.nz) continue;
+        visit(ii + c.nx * (jj + c.ny * kk), di == 0 && dj == 0 && dk == 0 ? double(c.points - 1) : -1.0);
+      }
+}
+
+// Rows [begin, end) of a file's case as a host CSR with global columns.
 kspmv::HostCsr host_rows(const Case& c, const kspmv::HostCsr& file, int64_t begin, int64_t end) {
   kspmv::HostCsr h;
   h.num_rows = end - begin;
-  if (c.kind == Case::mtx) {
-    h.num_cols = file.num_cols * c.copies;
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t copy = i / file.num_rows, r = i % file.num_rows;
-      for (int64_t k = file.row_offsets[size_t(r)]; k < file.row_offsets[size_t(r) + 1]; ++k) {
-        h.col_indices.push_back(file.col_indices[size_t(k)] + copy * file.num_cols);
-        h.values.push_back(file.values[size_t(k)]);
-      }
-      h.row_offsets.push_back(int64_t(h.col_indices.size()));
-    }
-  } else {
-    // The stencil written out again, apart from the library's generator: the check's oracle.
-    h.num_cols = c.nx * c.ny * c.nz;
-    for (int64_t r = begin; r < end; ++r) {
-      const int64_t i = r % c.nx, j = (r / c.nx) % c.ny, k = r / (c.nx * c.ny);
-      for (int64_t dk = -1; dk <= 1; ++dk)
-        for (int64_t dj = -1; dj <= 1; ++dj)
-          for (int64_t di = -1; di <= 1; ++di) {
-            const bool in_stencil = c.points == 27 || di * di + dj * dj + dk * dk <= 1;
-            const int64_t ii = i + di, jj = j + dj, kk = k + dk;
-            if (!in_stencil || ii < 0 || ii >= c.nx || jj < 0 || jj >= c.ny || kk < 0 || kk >= c.nz) continue;
-            h.col_indices.push_back(ii + c.nx * (jj + c.ny * kk));
-            h.values.push_back(di == 0 && dj == 0 && dk == 0 ? double(c.points - 1) : -1.0);
-          }
-      h.row_offsets.push_back(int64_t(h.col_indices.size()));
-    }
+  h.num_cols = file.num_cols * c.copies;
+  for (int64_t r = begin; r < end; ++r) {
+    for_each_entry(c, file, r, [&](int64_t col, double value) {
+      h.col_indices.push_back(col);
+      h.values.push_back(value);
+    });
+    h.row_offsets.push_back(int64_t(h.col_indices.size()));
   }
   return h;
 }
@@ -280,12 +283,12 @@ int run(const Options& o) {
     }
     const auto partition = kspmv::contiguous_partition(m, ranks);
     const int64_t begin = partition[size_t(rank)], end = partition[size_t(rank) + 1];
-    const kspmv::HostCsr mine = host_rows(c, file, begin, end);
 
     const auto build = [&](const kspmv::DistributedOptions& options) {
       if (c.kind == Case::mtx) {
-        return kspmv::make_distributed_csr<int, int>(MPI_COMM_WORLD,
-                                                     kspmv::to_device<double, int64_t, int64_t, Device>(mine), {}, options);
+        return kspmv::make_distributed_csr<int, int>(
+            MPI_COMM_WORLD, kspmv::to_device<double, int64_t, int64_t, Device>(host_rows(c, file, begin, end)), {},
+            options);
       }
       return kspmv::poisson_3d_distributed<double, int, int, Device>(MPI_COMM_WORLD, c.nx, c.ny, c.nz, c.points, {},
                                                                      options);
@@ -320,13 +323,13 @@ int run(const Options& o) {
       }
       ExecSpace().fence();
       const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-      for (int64_t i = 0; i < mine.num_rows; ++i) {
+      for (int64_t i = 0; i < end - begin; ++i) {
         double sum = 0, magnitude = 0;
-        for (int64_t k = mine.row_offsets[size_t(i)]; k < mine.row_offsets[size_t(i) + 1]; ++k) {
-          const double term = mine.values[size_t(k)] * x_entry(mine.col_indices[size_t(k)]);
+        for_each_entry(c, file, begin + i, [&](int64_t col, double value) {
+          const double term = value * x_entry(col);
           sum += term;
           magnitude += std::abs(term);
-        }
+        });
         const double e = std::abs(y_host(i) - sum) / (magnitude > 0 ? magnitude : 1.0);
         error = std::max(error, std::isnan(e) ? INFINITY : e);
       }
