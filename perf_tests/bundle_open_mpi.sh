@@ -32,6 +32,6 @@ here=\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)
 export OPAL_PREFIX=\$here/usr PMIX_INSTALL_PREFIX=\$here/pmix2 PATH=\$here/usr/bin:\$PATH
 export LD_LIBRARY_PATH=\$here/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_osc=^ucx
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_osc=^ucx PMIX_MCA_pcompress_base_silence_warning=1
 ENV
 du -sh "$dir"

@@ -1,6 +1,7 @@
 // kspmv::spmv on a DistributedCsrMatrix and the distributed constructions (distributed.hpp):
 // the product equals the one-rank product (the plain kspmv::spmv on the whole matrix: bitwise
-// on one rank, within 1e-12 of each row's magnitude on several) and the host reference, on
+// on one rank from the second call on, within 1e-12 of each row's magnitude on several and on a
+// first call) and the host reference, on
 // random matrices with every edge the single-device tests have; Poisson rows built per rank and
 // Matrix Market rows read on rank 0 equal the one-rank matrices'. Run under mpirun with 1 to 4
 // ranks (ctest: distributed_np1 ... distributed_np4), every backend.
@@ -61,7 +62,10 @@ template <class ExecSpace>
     for (size_t i = 0; i < y.size(); ++i) {
       const double expected = one_rank[size_t(row_begin) + i];
       const bool same_bits = std::memcmp(&y[i], &expected, sizeof(double)) == 0;
-      if (world_size() == 1 ? !same_bits : !(std::abs(y[i] - expected) <= 1e-12 * r.magnitude[i])) {
+      // On a GPU the plain call's first call on a new matrix may sum with another kernel while
+      // its analysis finishes (see kspmv::spmv): bitwise from the second call on.
+      const bool bitwise = world_size() == 1 && call > 0;
+      if (bitwise ? !same_bits : !(std::abs(y[i] - expected) <= 1e-12 * r.magnitude[i])) {
         return ::testing::AssertionFailure() << "call " << call << ": y[" << row_begin + i << "] = " << y[i]
                                              << ", the one-rank product " << expected << " (magnitude "
                                              << r.magnitude[i] << ", " << world_size() << " ranks)";

@@ -186,7 +186,8 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> read_matrix_market_distrib
 /// the messages travel, then adds alpha*(ghost block times the received entries) into its ghost
 /// rows. Each row's sum is then the local block's plus the ghost block's, so the result may
 /// differ from a one-rank product in the last bits (by a relative 1e-12 or so in double; on one
-/// rank it is the plain call's exactly). A matrix built with DistributedOptions::keep_row_order
+/// rank it is the plain call's exactly, but for a first call, which on a GPU may sum with
+/// another kernel while the local block's analysis finishes, as kspmv::spmv's does). A matrix built with DistributedOptions::keep_row_order
 /// instead waits for the exchange and runs one SpMV over A.ordered_rows, each row summed in its
 /// stored order as a one-rank SpMV with the same options sums it: with Algorithm::csr_scalar,
 /// the one-rank result bit for bit. Collective; alpha and beta the same on every rank: alpha == 0

@@ -45,6 +45,33 @@ struct DistributedOptions {
 
 namespace impl {
 
+// Host memory for the halo's copies where MPI gets no device pointers: page-locked where the
+// device has such a space, so that the copies run at the link's speed and are truly
+// asynchronous; plain host memory otherwise.
+template <class MemorySpace>
+struct halo_staging_space {
+  using type = Kokkos::HostSpace;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct halo_staging_space<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#if KOKKOS_VERSION >= 40000
+template <>
+struct halo_staging_space<Kokkos::HIPSpace> {
+  using type = Kokkos::HIPHostPinnedSpace;
+};
+#else
+template <>
+struct halo_staging_space<Kokkos::Experimental::HIPSpace> {
+  using type = Kokkos::Experimental::HIPHostPinnedSpace;
+};
+#endif
+#endif
+
 // What every copy of a distributed matrix shares: the communicator, the partitions and the
 // buffers of the halo exchange (one set, so one SpMV at a time on a matrix and its copies).
 template <class Scalar, class Device>
@@ -60,8 +87,9 @@ struct DistributedShared {
   Kokkos::View<Scalar*, Device> ghost_x;            // received x entries, by ghost column
   Kokkos::View<Scalar*, Device> ordered_x;          // keep_row_order: [owned x | ghost_x], ghost_x its tail
   Kokkos::View<Scalar*, Device> ghost_product;      // ghost block times ghost_x, by ghost row
-  Kokkos::View<Scalar*, Kokkos::HostSpace> send_host;  // staging where device pointers are not handed to MPI
-  Kokkos::View<Scalar*, Kokkos::HostSpace> recv_host;
+  using staging_space = typename halo_staging_space<typename Device::memory_space>::type;
+  Kokkos::View<Scalar*, staging_space> send_host;  // staging where device pointers are not handed to MPI
+  Kokkos::View<Scalar*, staging_space> recv_host;
 };
 
 }  // namespace impl

@@ -377,8 +377,9 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> build_distributed(
   }
   shared->ghost_product = Kokkos::View<Scalar*, Device>("kspmv::distributed::ghost_product", size_t(num_ghost_rows));
   if (!shared->device_pointers_to_mpi) {
-    shared->send_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("kspmv::distributed::send_host", size_t(A.send_offsets.back()));
-    shared->recv_host = Kokkos::View<Scalar*, Kokkos::HostSpace>("kspmv::distributed::recv_host", size_t(num_ghost_cols));
+    using staging_space = typename DistributedShared<Scalar, Device>::staging_space;
+    shared->send_host = Kokkos::View<Scalar*, staging_space>("kspmv::distributed::send_host", size_t(A.send_offsets.back()));
+    shared->recv_host = Kokkos::View<Scalar*, staging_space>("kspmv::distributed::recv_host", size_t(num_ghost_cols));
   }
   execution_space().fence();
   return A;
