@@ -1,6 +1,7 @@
 #pragma once
 /// \file kspmv.hpp
-/// Umbrella header: everything a kspmv user needs.
+/// Umbrella header: everything a kspmv user needs on one device. The distributed SpMV over MPI
+/// (distributed.hpp) is apart: it needs MPI and the target kspmv::distributed.
 
 #include "blocked_ell.hpp"
 #include "cg.hpp"
