@@ -20,6 +20,11 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max
 echo "== unit tests"
 KSPMV_TEST_DATA_DIR=unit_tests/data "$bin/kspmv_unit_tests" --gtest_brief=1 > "$out/unit_tests.log" 2>&1
 echo "unit tests exit code $?" | tee -a "$out/unit_tests.log"
+# The port of KokkosKernels' spmv tests, a program of its own since 2026-11-25.
+if [ -x "$bin/kspmv_kokkoskernels_port_tests" ]; then
+  KSPMV_TEST_DATA_DIR=unit_tests/data "$bin/kspmv_kokkoskernels_port_tests" --gtest_brief=1 >> "$out/unit_tests.log" 2>&1
+  echo "KokkosKernels port tests exit code $?" | tee -a "$out/unit_tests.log"
+fi
 grep -E "PASSED|FAILED|tests ran" "$out/unit_tests.log"
 
 echo "== example"
