@@ -4,6 +4,7 @@
 //
 //   mpirun -np P distributed_bench [--poisson NX,NY,NZ[:POINTS]]... [--weak ROWS_PER_RANK[:POINTS]]...
 //                                  [--mtx FILE[:K]]... [--repeat R] [--batch-ms MS] [--json FILE]
+//                                  [--no-ordered] [--dump-y DIR] [--bandwidth]
 //
 // --poisson: the 7- or 27-point (default 27) Poisson matrix of an NX x NY x NZ grid, the same on
 // every rank count (strong scaling); --weak: a grid of about ROWS_PER_RANK rows a rank, NX = NY
@@ -21,6 +22,12 @@
 //  - ordered: the same product on the matrix built with DistributedOptions::keep_row_order and
 //    run with Algorithm::csr_scalar (the one-rank bits, no overlap);
 // "beyond local" = distributed - local: the time the distribution adds to the rank's own work.
+// --no-ordered leaves the ordered variant out (its second copy of the matrix does not fit beside
+// the first on a GPU at the largest sizes). --dump-y DIR: each rank writes its rows of y (raw
+// doubles, default and ordered paths) to DIR/<matrix>.np<P>.r<rank>.{default,ordered}.f64, so
+// that runs on different rank counts can be compared entry by entry (compare_y.py).
+// --bandwidth: every rank at once measures its device's copy bandwidth (Kokkos::deep_copy of
+// 2 x 2 GB, median of 5), the ceiling against which the local SpMV's rate is reported.
 // The setup (construction: split, ghost columns, pattern) is timed once, apart. Each rank checks
 // its rows of y against a host product of the same rows (built from the grid or the file, not
 // from the blocks); an error above 1e-12 of the row's magnitude fails the run (exit status 2).
@@ -41,6 +48,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -79,6 +87,9 @@ struct Options {
   int repeat = 11;
   double batch_ms = 20;
   std::string json;
+  bool ordered = true;
+  bool bandwidth = false;
+  std::string dump_dir;
 };
 
 std::vector<int64_t> split_numbers(const std::string& s, char sep) {
@@ -144,6 +155,12 @@ Options parse(int argc, char** argv) {
       o.batch_ms = std::stod(next());
     } else if (a == "--json") {
       o.json = next();
+    } else if (a == "--no-ordered") {
+      o.ordered = false;
+    } else if (a == "--bandwidth") {
+      o.bandwidth = true;
+    } else if (a == "--dump-y") {
+      o.dump_dir = next();
     } else {
       throw std::invalid_argument("unknown argument " + a);
     }
@@ -187,6 +204,64 @@ kspmv::HostCsr host_rows(const Case& c, const kspmv::HostCsr& file, int64_t begi
     h.row_offsets.push_back(int64_t(h.col_indices.size()));
   }
   return h;
+}
+
+// The largest error of this rank's rows of y against a host product of the same rows, relative
+// to each row's magnitude (NaN counts as infinite); rows split over the host's threads, shared
+// by the ranks of the node, since the largest runs check tens of millions of rows a rank.
+template <class YHost>
+double max_row_error(const Case& c, const kspmv::HostCsr& file, int64_t begin, const YHost& y_host) {
+  const int64_t rows = int64_t(y_host.extent(0));
+  const int threads = int(std::clamp<int64_t>(
+      int64_t(std::thread::hardware_concurrency()) / std::max(1, ranks_of_world()), 1, std::max<int64_t>(1, rows / 4096)));
+  std::vector<double> errors(size_t(threads), 0.0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      double error = 0;
+      for (int64_t i = rows * t / threads; i < rows * (t + 1) / threads; ++i) {
+        double sum = 0, magnitude = 0;
+        for_each_entry(c, file, begin + i, [&](int64_t col, double value) {
+          const double term = value * x_entry(col);
+          sum += term;
+          magnitude += std::abs(term);
+        });
+        const double e = std::abs(y_host(i) - sum) / (magnitude > 0 ? magnitude : 1.0);
+        error = std::max(error, std::isnan(e) ? INFINITY : e);
+      }
+      errors[size_t(t)] = error;
+    });
+  }
+  for (auto& t : pool) t.join();
+  return *std::max_element(errors.begin(), errors.end());
+}
+
+// This rank's device copy bandwidth in bytes read and written per second: Kokkos::deep_copy
+// between two 2 GB Views, median of 5 after a warm-up, every rank at once (after a barrier).
+double copy_bandwidth() {
+  const size_t n = size_t(1) << 28;
+  Kokkos::View<double*, Device> a(Kokkos::view_alloc("bandwidth a", Kokkos::WithoutInitializing), n),
+      b("bandwidth b", n);
+  Kokkos::deep_copy(a, 1.0);
+  std::vector<double> times;
+  for (int trial = 0; trial < 6; ++trial) {
+    ExecSpace().fence();
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = Clock::now();
+    Kokkos::deep_copy(b, a);
+    ExecSpace().fence();
+    if (trial > 0) times.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return 2.0 * double(n * sizeof(double)) / times[times.size() / 2];
+}
+
+// Writes v (on the device) to path as raw doubles.
+void dump(const Kokkos::View<double*, Device>& v, const std::string& path) {
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(h.data()), std::streamsize(h.extent(0) * sizeof(double)));
+  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 // Median over `repeat` batches of the slowest rank's time per call.
@@ -256,6 +331,36 @@ int run(const Options& o) {
     json.open(o.json);
     json << "{\n  \"backend\": \"" << ExecSpace::name() << "\",\n  \"ranks\": " << ranks;
   }
+  // Which device each rank drives (Kokkos maps ranks to GPUs by local rank).
+  {
+    int device = -1;
+#if KOKKOS_VERSION >= 40100
+    device = Kokkos::device_id();
+#endif
+    std::vector<int> devices(size_t(ranks), -1);
+    MPI_Gather(&device, 1, MPI_INT, devices.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::printf("devices by rank:");
+      for (int d : devices) std::printf(" %d", d);
+      std::printf("\n");
+      if (json.is_open()) {
+        json << ",\n  \"devices\": [";
+        for (int r = 0; r < ranks; ++r) json << (r ? ", " : "") << devices[size_t(r)];
+        json << "]";
+      }
+    }
+  }
+  double bandwidth = 0;
+  if (o.bandwidth) {
+    double lowest = copy_bandwidth(), highest = lowest;
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    bandwidth = lowest;
+    if (rank == 0) {
+      std::printf("device copy bandwidth (every rank at once): %.0f-%.0f GB/s\n", lowest * 1e-9, highest * 1e-9);
+      if (json.is_open()) json << ",\n  \"copy_bandwidth_GBs_min\": " << lowest * 1e-9 << ", \"copy_bandwidth_GBs_max\": " << highest * 1e-9;
+    }
+  }
   if (ranks >= 2) {
     const double latency = ping_pong_seconds(8), large = ping_pong_seconds(size_t(1) << 22);
     if (rank == 0) {
@@ -268,9 +373,9 @@ int run(const Options& o) {
   }
   if (json.is_open()) json << ",\n  \"results\": [\n";
   if (rank == 0) {
-    std::printf("%-30s %5s %11s %12s %9s %9s %9s %9s %9s %7s %9s %9s %9s %8s\n", "matrix", "ranks", "rows", "nnz",
+    std::printf("%-30s %5s %11s %12s %9s %9s %9s %9s %9s %7s %9s %9s %9s %8s %10s\n", "matrix", "ranks", "rows", "nnz",
                 "setup ms", "dist us", "local us", "exch us", "ghost us", "beyond", "ordrd us", "ghost/rk", "halo MB",
-                "error");
+                "error", "local GB/s");
   }
   bool failed = false;
   for (size_t ci = 0; ci < o.cases.size(); ++ci) {
@@ -302,7 +407,7 @@ int run(const Options& o) {
     // The reproducible variant: rows kept in order, summed by csr_scalar after the exchange.
     kspmv::DistributedOptions keep;
     keep.keep_row_order = true;
-    const Distributed ordered = build(keep);
+    const Distributed ordered = o.ordered ? build(keep) : Distributed();
     kspmv::SpmvOptions scalar;
     scalar.algorithm = kspmv::Algorithm::csr_scalar;
 
@@ -312,9 +417,12 @@ int run(const Options& o) {
     Kokkos::deep_copy(x, x_host);
 
     // The check: this rank's rows of y against the host product of the same rows (first call,
-    // which also analyses the blocks, and a later one).
+    // which also analyses the blocks, and a later one; the same for the ordered variant).
+    std::string slug = c.name;
+    std::replace(slug.begin(), slug.end(), ' ', '_');
+    const std::string dump_stem = o.dump_dir + "/" + slug + ".np" + std::to_string(ranks) + ".r" + std::to_string(rank);
     double error = 0;
-    for (int call = 0; call < 4; ++call) {
+    for (int call = 0; call < (o.ordered ? 4 : 2); ++call) {
       Kokkos::deep_copy(y, std::nan(""));
       if (call < 2) {
         kspmv::spmv(1.0, A, x, 0.0, y);
@@ -322,23 +430,14 @@ int run(const Options& o) {
         kspmv::spmv(1.0, ordered, x, 0.0, y, scalar);
       }
       ExecSpace().fence();
-      const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-      for (int64_t i = 0; i < end - begin; ++i) {
-        double sum = 0, magnitude = 0;
-        for_each_entry(c, file, begin + i, [&](int64_t col, double value) {
-          const double term = value * x_entry(col);
-          sum += term;
-          magnitude += std::abs(term);
-        });
-        const double e = std::abs(y_host(i) - sum) / (magnitude > 0 ? magnitude : 1.0);
-        error = std::max(error, std::isnan(e) ? INFINITY : e);
-      }
+      error = std::max(error, max_row_error(c, file, begin, Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y)));
+      if (!o.dump_dir.empty() && (call == 1 || call == 3)) dump(y, dump_stem + (call == 1 ? ".default" : ".ordered") + ".f64");
     }
     MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
     const double t_distributed = time_per_call([&] { kspmv::spmv(1.0, A, x, 0.0, y); }, o.repeat, o.batch_ms);
     const double t_ordered =
-        time_per_call([&] { kspmv::spmv(1.0, ordered, x, 0.0, y, scalar); }, o.repeat, o.batch_ms);
+        o.ordered ? time_per_call([&] { kspmv::spmv(1.0, ordered, x, 0.0, y, scalar); }, o.repeat, o.batch_ms) : NAN;
     const double t_local = time_per_call([&] { kspmv::spmv(1.0, A.local_block, x, 0.0, y); }, o.repeat, o.batch_ms);
     const double t_exchange = time_per_call(
         [&] {
@@ -358,24 +457,38 @@ int run(const Options& o) {
     const int64_t max_messages = max_over_ranks(int64_t(A.recv_ranks.size() + A.send_ranks.size()));
     const int64_t halo_entries = sum_over_ranks(int64_t(A.num_ghost_cols()));
     const double halo_mb = double(halo_entries) * sizeof(double) * 1e-6;
+    // The local block's rate by the CSR byte model (values and int columns, int offsets, x and
+    // y once), the slowest rank's time over the largest block's bytes.
+    const int64_t local_bytes = max_over_ranks(int64_t(A.local_block.nnz()) * 12 + (A.num_local_rows() + 1) * 4 +
+                                               A.num_local_cols() * 8 + A.num_local_rows() * 8);
+    const double local_gbs = double(local_bytes) / t_local * 1e-9;
     const double beyond = (t_distributed - t_local) / t_distributed;
     const bool wrong = !(error <= 1e-12);
     failed = failed || wrong;
     if (rank == 0) {
-      std::printf("%-30s %5d %11lld %12lld %9.2f %9.1f %9.1f %9.1f %9.1f %6.0f%% %9.1f %9lld %9.3f %8.1e%s\n",
+      std::printf("%-30s %5d %11lld %12lld %9.2f %9.1f %9.1f %9.1f %9.1f %6.0f%% %9.1f %9lld %9.3f %8.1e %10.0f%s\n",
                   c.name.c_str(), ranks, (long long)m, (long long)nnz, setup * 1e3, t_distributed * 1e6, t_local * 1e6,
                   t_exchange * 1e6, t_ghost * 1e6, beyond * 100, t_ordered * 1e6, (long long)max_ghost_cols, halo_mb,
-                  error, wrong ? " WRONG" : "");
+                  error, local_gbs, wrong ? " WRONG" : "");
       if (json.is_open()) {
         json << (ci ? ",\n" : "") << "    {\"matrix\": \"" << c.name << "\", \"ranks\": " << ranks
              << ", \"rows\": " << m << ", \"nnz\": " << nnz << ", \"setup_s\": " << setup
              << ", \"distributed_us\": " << t_distributed * 1e6 << ", \"local_us\": " << t_local * 1e6
              << ", \"exchange_us\": " << t_exchange * 1e6 << ", \"ghost_us\": " << t_ghost * 1e6
-             << ", \"ordered_csr_scalar_us\": " << t_ordered * 1e6
+             << ", \"ordered_csr_scalar_us\": ";
+        if (o.ordered) {
+          json << t_ordered * 1e6;
+        } else {
+          json << "null";
+        }
+        json
              << ", \"max_local_rows\": " << max_local_rows << ", \"max_local_nnz\": " << max_local_nnz
              << ", \"max_ghost_cols\": " << max_ghost_cols << ", \"max_ghost_nnz\": " << max_ghost_nnz
              << ", \"max_messages\": " << max_messages << ", \"halo_entries\": " << halo_entries
-             << ", \"max_error\": " << error << "}";
+             << ", \"max_error\": " << error << ", \"local_csr_bytes\": " << local_bytes
+             << ", \"local_GBs\": " << local_gbs;
+        if (bandwidth > 0) json << ", \"local_of_copy_bandwidth\": " << local_gbs / (bandwidth * 1e-9);
+        json << "}";
       }
     }
   }

@@ -21,7 +21,14 @@ x from each (nx*ny entries) and sends one to each. The slowest rank, an interior
 
 Inputs for the H200 (every one named below with where it comes from): R and t_launch measured by
 spmv_bench on an H200 (perf_tests/results/h200_bee51e6/); the interconnect figures are the vendors'
-nominal ones, NOT measured here (no machine of several GPUs was lent: issue 20).
+nominal ones, NOT measured here (the one machine of several GPUs lent, two H100s, was run with
+host staging: --gpu below checks the model against it).
+
+--gpu RUN_DIR: checks the model against a run on several GPUs of one machine
+(perf_tests/run_gpu_multi_distributed.sh: small_np<P>.json and large_np<P>.json), with that
+machine's figures measured in the run itself: R from the one-GPU local SpMV of each matrix,
+alpha and beta from the run's ping-pong, the staging copies at the nominal PCIe figure (see
+gpu_check).
 
 --cpu RUN_DIR: also checks the model against the CPU scaling run recorded there
 (perf_tests/run_cpu_distributed.sh: distributed_bench's JSON for 1, 2, 3, 4 ranks): the terms the
@@ -206,9 +213,81 @@ def cpu_check(run_dir):
     return out
 
 
+def gpu_check(run_dir):
+    """The model against a run on several GPUs of one machine, one rank a GPU, host staging (the
+    carried Open MPI is not CUDA-aware). Inputs from the run: R of each matrix = its one-GPU
+    local SpMV's CSR bytes over that time (so the check is of what the distribution adds and of
+    the local SpMV's scaling, not of the single-GPU rate); t_launch = the smallest one-GPU time
+    of the run's ghost block (a launch or two); alpha and beta from the ping-pong of ranks 0 and
+    1 (host buffers); the staging copies at the nominal PCIe figure. Each Poisson matrix at each
+    rank count: the predicted and measured whole call, exchange (pack included in the
+    measurement) and parallel efficiency (weak T(1)/T(P), strong T(1)/(P T(P)))."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(run_dir, "*_np*.json"))):
+        with open(path) as f:
+            data = json.load(f)
+        for res in data["results"]:
+            res["_run"] = data
+            runs.setdefault(data["ranks"], []).append(res)
+    if 1 not in runs or len(runs) < 2:
+        return ["\n(no one-rank and multi-rank JSON in %s: no GPU check)" % run_dir]
+    multi = min(p for p in runs if p > 1)
+    ping = next(res["_run"] for res in runs[multi])
+    small = ping["ping_pong_8B_us"] * 1e-6
+    large = ping["ping_pong_4MiB_us"] * 1e-6
+    beta = (4 << 20) / (large - small)
+    bandwidth = ping.get("copy_bandwidth_GBs_min", 0)
+
+    def grid_of(name):
+        words = name.split()
+        weak = words[0] == "weak"
+        if weak:
+            words = words[1:]
+        if not words[0].startswith("poisson"):
+            return None
+        nx, ny, nz = (int(v) for v in words[1].split("x"))
+        return weak, int(words[0][len("poisson"):]), nx, ny, nz
+
+    def key(name):
+        g = grid_of(name)
+        return None if g is None else (g[0], g[1], g[2], g[3], None if g[0] else g[4])
+
+    one = {key(res["matrix"]): res for res in runs[1] if key(res["matrix"])}
+    out = [f"\n### GPU check: {run_dir}",
+           "",
+           f"One rank a GPU; inputs measured in that run: ping-pong alpha = {small*1e6:.2f} us, beta = {beta/1e9:.2f} GB/s "
+           f"(host buffers), device copy bandwidth {bandwidth:.0f} GB/s (the slowest GPU), R of each matrix from its "
+           f"one-GPU local SpMV; host staging as two PCIe copies at the nominal alpha {PCIE['alpha']*1e6:.0f} us, "
+           f"beta {PCIE['beta']/1e9:.0f} GB/s; the local SpMV overlaps the exchange.",
+           "",
+           "| matrix | GPUs | R GB/s (1 GPU) | local us measured | predicted | exchange us measured | predicted "
+           "| whole call us measured | predicted | predicted / measured | efficiency measured | predicted |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in sorted(runs):
+        for res in runs[p]:
+            g = grid_of(res["matrix"])
+            if g is None or key(res["matrix"]) not in one:
+                continue
+            weak, points, nx, ny, nz = g
+            base = one[key(res["matrix"])]
+            r1 = slowest_rank(nx, ny, nz // p if weak else nz, points, 1)
+            rate = csr_bytes(r1["local_nnz"], r1["rows"], r1["rows"]) / (base["local_us"] * 1e-6)
+            r = slowest_rank(nx, ny, nz, points, p)
+            pred = predict(r, rate, 5e-6, (small, beta) if p > 1 else None, overlap=True, staging=PCIE if p > 1 else None)
+            pred1 = predict(r1, rate, 5e-6, None, overlap=True)
+            measured_eff = base["distributed_us"] / res["distributed_us"] / (1 if weak else p)
+            predicted_eff = pred1["total"] / pred["total"] / (1 if weak else p)
+            out.append(f"| {res['matrix']} | {p} | {rate/1e9:.0f} | {res['local_us']:.0f} | {pred['local']*1e6:.0f} | "
+                       f"{res['exchange_us']:.1f} | {(pred['pack'] + pred['exchange'])*1e6:.1f} | "
+                       f"{res['distributed_us']:.0f} | {pred['total']*1e6:.0f} | "
+                       f"{pred['total']/(res['distributed_us']*1e-6):.2f} | {measured_eff:.2f} | {predicted_eff:.2f} |")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cpu", help="a CPU run directory of run_cpu_distributed.sh")
+    parser.add_argument("--gpu", help="a run directory of run_gpu_multi_distributed.sh")
     parser.add_argument("--out", help="write the Markdown here too")
     args = parser.parse_args()
     lines = ["## Predicted: the distributed SpMV on 1 to 64 H200s (fp64, int indices)",
@@ -224,6 +303,8 @@ def main():
     lines += h200_tables()
     if args.cpu:
         lines += cpu_check(args.cpu)
+    if args.gpu:
+        lines += gpu_check(args.gpu)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
