@@ -8,7 +8,7 @@
 #
 # BIN_DIR holds kspmv_mpi_tests and distributed_bench built for CUDA; MPI_DIR the bundle. On
 # 1, 2, 4, ... ranks (as many GPUs as the machine has):
-#  - the distributed unit tests;
+#  - the distributed unit tests, and under compute-sanitizer memcheck on all the GPUs;
 #  - distributed_bench, two runs a rank count: the smaller matrices with the ordered variant
 #    (27-point 256^3, cage10 x333 and bcsstk13 x3001, whose copies the row split cuts), the
 #    largest without it (a second copy of the matrix would not fit beside the first): the strong
@@ -40,6 +40,9 @@ for p in "${counts[@]}"; do
   echo "distributed unit tests on $p rank(s): exit code $?"
   grep -E "PASSED|FAILED|rank [0-9]\]" "$out/unit_tests_np$p.log" | head -20
 done
+# compute-sanitizer's memcheck over the CUDA instantiations, one rank a GPU (its summary lines).
+mpirun -np "${counts[-1]}" --bind-to none compute-sanitizer --tool memcheck --print-limit 20 "$bin/kspmv_mpi_tests" \
+  --gtest_filter='*Cuda*' 2>&1 | grep -E "ERROR SUMMARY|PASSED|FAILED|Invalid" | head -20 | tee "$out/memcheck.log"
 for p in "${counts[@]}"; do
   mpirun -np "$p" --bind-to none "$bin/distributed_bench" --bandwidth --poisson 256,256,256:27 \
     --mtx "$real/cage10.mtx:333" --mtx "$real/bcsstk13.mtx:3001" --repeat 21 --dump-y "$scratch" \

@@ -183,7 +183,8 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> read_matrix_market_distrib
 /// posts its receives, packs on the device the entries of x other ranks need and sends them
 /// (from host copies unless A.device_pointers_to_mpi()), runs the local block's SpMV (the plain
 /// kspmv::spmv on A.local_block, analysed on its first call, or the kernel `options` name) while
-/// the messages travel, then adds alpha*(ghost block times the received entries) into its ghost
+/// the messages travel (and, with host staging on a GPU, while they are copied through host
+/// memory on a stream of their own), then adds alpha*(ghost block times the received entries) into its ghost
 /// rows. Each row's sum is then the local block's plus the ghost block's, so the result may
 /// differ from a one-rank product in the last bits (by a relative 1e-12 or so in double; on one
 /// rank it is the plain call's exactly, but for a first call, which on a GPU may sum with
@@ -226,6 +227,7 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     spmv(space, alpha, A.ordered_rows, s.ordered_x, beta, y, options);
   } else {
     spmv(space, alpha, A.local_block, x, beta, y, options);
+    impl::post_halo_sends(A, halo);  // after the SpMV is queued: the staging copy runs beside it
     impl::finish_halo_receives(space, A, halo);
     impl::add_ghost_block(space, alpha, A, y, options);
   }

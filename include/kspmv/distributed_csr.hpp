@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,11 @@ struct DistributedShared {
   using staging_space = typename halo_staging_space<typename Device::memory_space>::type;
   Kokkos::View<Scalar*, staging_space> send_host;  // staging where device pointers are not handed to MPI
   Kokkos::View<Scalar*, staging_space> recv_host;
+  // The staging copies' own instance of the device's execution space (a stream of its own), so
+  // that they run beside the local block's SpMV instead of before and after it: on the two H100s
+  // of perf_tests/results/h100x2_distributed_b451ae4 they added 2-10% to the call on one stream.
+  // Empty on host backends, with GPU-aware MPI, and where Kokkos lacks partition_space.
+  std::optional<typename Device::execution_space> staging_copies;
 };
 
 }  // namespace impl

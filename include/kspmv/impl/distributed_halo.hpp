@@ -1,8 +1,9 @@
 #pragma once
 // The halo of the distributed SpMV: its exchange (receives posted first, x's owned entries that
 // other ranks need packed on the device and sent; later, the receives completed and copied to
-// the device where MPI gets host buffers; split in two so that the local block's SpMV runs
-// while the messages travel) and the ghost block's product added into y.
+// the device where MPI gets host buffers; split so that the local block's SpMV runs while the
+// messages travel, and, where the copies through host memory have a stream of their own, while
+// they are copied) and the ghost block's product added into y.
 
 #include "../distributed_csr.hpp"
 #include "../spmv.hpp"
@@ -21,7 +22,19 @@ constexpr int halo_exchange_tag = 0x5351;
 struct HaloRequests {
   std::vector<MPI_Request> requests;
   size_t num_receives = 0;
+  bool sends_pending = false;  // the packed entries are being copied to the host: post_halo_sends sends them
 };
+
+template <class Scalar, class Ordinal, class Offset, class Device>
+void post_sends(const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A, HaloRequests& h, const Scalar* from) {
+  const auto& s = A.impl_shared();
+  for (size_t q = 0; q < A.send_ranks.size(); ++q) {
+    h.requests.emplace_back();
+    mpi_check(MPI_Isend(from + A.send_offsets[q], int(A.send_offsets[q + 1] - A.send_offsets[q]), s.comm->value_type(),
+                        A.send_ranks[q], halo_exchange_tag, A.comm(), &h.requests.back()),
+              "MPI_Isend");
+  }
+}
 
 template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device, class XView>
 HaloRequests start_halo_exchange(const ExecSpace& space, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
@@ -49,31 +62,49 @@ HaloRequests start_halo_exchange(const ExecSpace& space, const DistributedCsrMat
       "kspmv::distributed[pack halo]",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(send_buffer.extent(0))),
       KOKKOS_LAMBDA(const int64_t k) { send_buffer(k) = x(send_indices(k)); });
-  const Scalar* send_from = send_buffer.data();
   if (s.device_pointers_to_mpi) {
     space.fence();  // MPI reads the buffer as soon as the send is posted
+    post_sends(A, h, send_buffer.data());
+  } else if (s.staging_copies) {
+    // The copy to the host runs on its own stream, beside what the caller queues next (the local
+    // block's SpMV); post_halo_sends waits for it and sends.
+    space.fence();
+    Kokkos::deep_copy(*s.staging_copies, s.send_host, send_buffer);
+    h.sends_pending = true;
   } else {
     Kokkos::deep_copy(space, s.send_host, send_buffer);
     space.fence();
-    send_from = s.send_host.data();
-  }
-  for (size_t q = 0; q < A.send_ranks.size(); ++q) {
-    h.requests.emplace_back();
-    mpi_check(MPI_Isend(send_from + A.send_offsets[q], int(A.send_offsets[q + 1] - A.send_offsets[q]),
-                        s.comm->value_type(), A.send_ranks[q], halo_exchange_tag, comm, &h.requests.back()),
-              "MPI_Isend");
+    post_sends(A, h, s.send_host.data());
   }
   return h;
 }
 
-// Waits for the ghost entries of x; on return they are in ghost_x, or queued on `space` to be
-// copied there.
+// Sends the packed entries whose copy to the host start_halo_exchange left running, if any.
+template <class Scalar, class Ordinal, class Offset, class Device>
+void post_halo_sends(const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A, HaloRequests& h) {
+  if (!h.sends_pending) return;
+  const auto& s = A.impl_shared();
+  s.staging_copies->fence();
+  post_sends(A, h, s.send_host.data());
+  h.sends_pending = false;
+}
+
+// Sends what is still to be sent, then waits for the ghost entries of x; on return they are in
+// ghost_x, or queued on `space` to be copied there (copied already where the staging copies have
+// their own stream: on `space` the copy would wait for the local SpMV queued before it).
 template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Device>
 void finish_halo_receives(const ExecSpace& space, const DistributedCsrMatrix<Scalar, Ordinal, Offset, Device>& A,
                           HaloRequests& h) {
+  post_halo_sends(A, h);
   auto& s = A.impl_shared();
   mpi_check(MPI_Waitall(int(h.num_receives), h.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  if (!s.device_pointers_to_mpi && h.num_receives > 0) Kokkos::deep_copy(space, s.ghost_x, s.recv_host);
+  if (s.device_pointers_to_mpi || h.num_receives == 0) return;
+  if (s.staging_copies) {
+    Kokkos::deep_copy(*s.staging_copies, s.ghost_x, s.recv_host);
+    s.staging_copies->fence();
+  } else {
+    Kokkos::deep_copy(space, s.ghost_x, s.recv_host);
+  }
 }
 
 // Waits for the sends, so that the next exchange may overwrite their buffers.

@@ -380,6 +380,11 @@ DistributedCsrMatrix<Scalar, Ordinal, Offset, Device> build_distributed(
     using staging_space = typename DistributedShared<Scalar, Device>::staging_space;
     shared->send_host = Kokkos::View<Scalar*, staging_space>("kspmv::distributed::send_host", size_t(A.send_offsets.back()));
     shared->recv_host = Kokkos::View<Scalar*, staging_space>("kspmv::distributed::recv_host", size_t(num_ghost_cols));
+#if KOKKOS_VERSION >= 40000
+    if constexpr (!std::is_same<staging_space, Kokkos::HostSpace>::value) {
+      shared->staging_copies = Kokkos::Experimental::partition_space(execution_space(), 1)[0];
+    }
+#endif
   }
   execution_space().fence();
   return A;
