@@ -274,9 +274,9 @@ int run(const Options& o) {
     kspmv::CgOptions options;
     options.tolerance = o.tolerance;
     options.max_iterations = o.max_iterations;
-    // The Plan is built once per matrix, its setup timed apart, as a solver reusing A would.
-    kspmv::PlanOptions plan_options;
-    plan_options.expected_uses = o.max_iterations;
+    // The Plan is built once per matrix, its setup timed apart, as a solver reusing A would; with
+    // the options cg(A, b, x, options) would build it with.
+    const kspmv::PlanOptions plan_options = kspmv::cg_plan_options(options);
     double plan_seconds = 0;
     std::unique_ptr<kspmv::Plan<double, int, int, Device>> plan;
     {

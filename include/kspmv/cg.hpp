@@ -54,6 +54,15 @@ inline const char* to_string(CgPath p) {
 }
 
 /// Options of kspmv::cg.
+namespace impl {
+// CgOptions::plan's default: PlanOptions whose model alone chooses (see CgOptions::plan).
+inline PlanOptions cg_default_plan_options() {
+  PlanOptions p;
+  p.timing_threshold = std::numeric_limits<int64_t>::max();
+  return p;
+}
+}  // namespace impl
+
 struct CgOptions {
   /// Stop when the recurrence's residual ||r_k||_2 <= tolerance * ||b||_2 (finite, >= 0).
   double tolerance = 1e-8;
@@ -77,10 +86,23 @@ struct CgOptions {
   /// about 3e-8 relative on the tests' matrices, since the directions are A_float's.) A matrix
   /// with a value that overflows or vanishes in float keeps double (the message says so).
   bool float_spmv = false;
-  /// Options of the Plan that cg(A, ...) builds for the separate path; its expected_uses is
-  /// set to max_iterations + 2 and its mode to "N".
-  PlanOptions plan;
+  /// Options of the Plan that cg(A, ...) builds for the separate path (cg_plan_options: its
+  /// expected_uses set to max_iterations + 2, its mode to "N"). By default the plan's model
+  /// alone chooses (timing_threshold at its largest): timing candidates took 2.7-8.2 ms on the
+  /// H200's large systems (perf_tests/results/h200_cg_0f5fc00), 15-40 iterations there, which
+  /// a solve that stops early does not win back. Lower plan.timing_threshold to have them timed,
+  /// or build a Plan told the uses of many solves and pass it to cg(plan, ...).
+  PlanOptions plan = impl::cg_default_plan_options();
 };
+
+/// The options with which cg(A, b, x, options) builds its Plan: options.plan with expected_uses
+/// = max_iterations + 2 and mode "N" (a caller that builds the plan itself gets the same one).
+inline PlanOptions cg_plan_options(const CgOptions& options) {
+  PlanOptions p = options.plan;
+  p.expected_uses = options.max_iterations + 2;
+  p.mode = "N";
+  return p;
+}
 
 /// Why kspmv::cg stopped.
 enum class CgStatus {
@@ -186,7 +208,7 @@ CgGridShape cg_grid_shape(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
 #if defined(KSPMV_HAVE_RAW_GPU)
   if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
     const double average = A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0;
-    shape.group_size = lanes_for_average_row_length(average, raw::wave_size());
+    shape.group_size = raw_vector_lanes(average, raw::wave_size());
     shape.blocks = raw::cg_grid_blocks<Scalar, Ordinal, Offset>(A.num_rows(), shape.group_size);
   }
 #endif
@@ -532,8 +554,7 @@ CgResult cg(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BView& b, c
 }
 
 /// Solves A x = b by conjugate gradients; on the separate path it first builds a kspmv::Plan for
-/// A from options.plan with expected_uses = max_iterations + 2 (its time counts in
-/// setup_seconds). Otherwise as the overload taking a plan.
+/// A with cg_plan_options(options) (its time counts in setup_seconds). Otherwise as the overload taking a plan.
 template <class Scalar, class Ordinal, class Offset, class Device, class BView, class XView>
 CgResult cg(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const BView& b, const XView& x,
             const CgOptions& options = CgOptions()) {
@@ -542,10 +563,7 @@ CgResult cg(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const BView& b,
   const CgPath path = impl::cg_path_for(A, b, x, options, grid);
   if (path != CgPath::separate) return impl::cg_fused(A, b, x, options, path, grid);
   const auto t0 = std::chrono::steady_clock::now();
-  PlanOptions plan_options = options.plan;
-  plan_options.expected_uses = options.max_iterations + 2;
-  plan_options.mode = "N";
-  const Plan<Scalar, Ordinal, Offset, Device> plan(A, plan_options);
+  const Plan<Scalar, Ordinal, Offset, Device> plan(A, cg_plan_options(options));
   return impl::cg_separate(plan, b, x, options, impl::seconds_since(t0));
 }
 
