@@ -208,7 +208,7 @@ CgGridShape cg_grid_shape(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A) {
 #if defined(KSPMV_HAVE_RAW_GPU)
   if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
     const double average = A.num_rows() > 0 ? double(A.nnz()) / double(A.num_rows()) : 0.0;
-    shape.group_size = raw_vector_lanes(average, raw::wave_size());
+    shape.group_size = lanes_for_average_row_length(average, raw::wave_size());
     shape.blocks = raw::cg_grid_blocks<Scalar, Ordinal, Offset>(A.num_rows(), shape.group_size);
   }
 #endif

@@ -66,33 +66,14 @@ __device__ __forceinline__ void grid_sums(const Grid& grid, double (&v)[Count], 
 }
 
 // (A u)_row by the group of group_size lanes of this thread; the group's lane 0 holds it. Every
-// lane of the wave must call it (the shuffles). Each lane issues the loads of kVectorUnroll
-// entries (predicated past the row's end) before it uses any, as the vector CSR kernel does:
-// one entry at a time, a lane's loads waited on each other, and a round of rows cost a chain of
-// dependent loads per entry a lane. Plain loads, not stream_load: A stays in L2 between
-// iterations.
+// lane of the wave must call it (the shuffles).
 template <class S, class O, class Off>
 __device__ __forceinline__ S group_row_times(int64_t row, int64_t n, int group_lane, int group_size,
                                              const Off* __restrict__ offsets, const O* __restrict__ cols,
                                              const S* __restrict__ vals, const S* u) {
   S sum = 0;
   if (row < n) {
-    const Off end = offsets[row + 1];
-    for (Off k = offsets[row] + group_lane; k < end; k += kVectorUnroll * group_size) {
-      O c[kVectorUnroll];
-      S v[kVectorUnroll];
-#pragma unroll
-      for (int j = 0; j < kVectorUnroll; ++j) {
-        if (k + j * group_size < end) {
-          c[j] = cols[k + j * group_size];
-          v[j] = vals[k + j * group_size];
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < kVectorUnroll; ++j) {
-        if (k + j * group_size < end) sum += v[j] * u[c[j]];
-      }
-    }
+    for (Off k = offsets[row] + group_lane; k < offsets[row + 1]; k += group_size) sum += vals[k] * u[cols[k]];
   }
   return group_sum(sum, group_size);
 }
