@@ -271,6 +271,27 @@ TYPED_TEST(CgTest, PlanGivenByTheCaller) {
   EXPECT_LE(relative_difference(to_std_vector(x), expected.x), 1e-6);
 }
 
+// cg(A, ...)'s plan: told max_iterations + 2 uses, in mode N, chosen by the model alone (no
+// candidate converted and timed), even for a user's options asking for another mode.
+TYPED_TEST(CgTest, ItsPlanIsTheModelsChoiceUntimed) {
+  using Device = DeviceOf<TypeParam>;
+  // Beyond the plan's small-matrix size, so that its candidates are analysed.
+  const auto A = kspmv::poisson_3d<double, int, int, Device>(64, 64, 64, 27);
+  kspmv::CgOptions options;
+  options.max_iterations = 5000;
+  options.plan.mode = "T";
+  const kspmv::PlanOptions plan_options = kspmv::cg_plan_options(options);
+  EXPECT_EQ(plan_options.expected_uses, 5002);
+  EXPECT_EQ(plan_options.mode, "N");
+  const kspmv::Plan<double, int, int, Device> plan(A, plan_options);
+  EXPECT_EQ(plan.report().timing_time, 0.0) << plan.report().to_string();
+  for (const kspmv::PlanCandidate& c : plan.report().candidates) EXPECT_FALSE(c.timed()) << c.name;
+  // Asked to time, the same plan does (so the default, not the plan, is what differs).
+  options.plan.timing_threshold = 1;
+  const kspmv::Plan<double, int, int, Device> timed(A, kspmv::cg_plan_options(options));
+  EXPECT_GT(timed.report().timing_time, 0.0) << timed.report().to_string();
+}
+
 TYPED_TEST(CgTest, FloatValuesConverge) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::poisson_3d<float, int, int, Device>(8, 8, 8, 7);

@@ -554,7 +554,8 @@ CgResult cg(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BView& b, c
 }
 
 /// Solves A x = b by conjugate gradients; on the separate path it first builds a kspmv::Plan for
-/// A with cg_plan_options(options) (its time counts in setup_seconds). Otherwise as the overload taking a plan.
+/// A with cg_plan_options(options) (its time counts in setup_seconds). Otherwise as the overload
+/// taking a plan.
 template <class Scalar, class Ordinal, class Offset, class Device, class BView, class XView>
 CgResult cg(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const BView& b, const XView& x,
             const CgOptions& options = CgOptions()) {
