@@ -528,11 +528,31 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
   return result;
 }
 
+// Runs solve(bc, xc) on b and x themselves where they are contiguous, else on contiguous copies
+// (x's copied back after): the paths' functors and kernels hold plain (contiguous) Views, which a
+// strided vector cannot be assigned to.
+template <class Scalar, class Device, class BView, class XView, class Solve>
+CgResult cg_on_contiguous(const BView& b, const XView& x, Solve&& solve) {
+  using Vector = Kokkos::View<Scalar*, Device>;
+  if (!is_contiguous(b)) {
+    const Vector copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::cg::b"), b.extent(0));
+    Kokkos::deep_copy(copy, b);
+    return cg_on_contiguous<Scalar, Device>(copy, x, solve);
+  }
+  if (is_contiguous(x)) return solve(b, x);
+  const Vector copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::cg::x"), x.extent(0));
+  Kokkos::deep_copy(copy, x);
+  CgResult result = solve(b, copy);
+  Kokkos::deep_copy(x, copy);
+  return result;
+}
+
 }  // namespace impl
 
 /// Solves A x = b by conjugate gradients (see the file comment) with the SpMV of `plan`, built
 /// by the caller for A (mode "N"; its expected uses about max_iterations), so that repeated
-/// solves with A pay for the plan once. x holds the starting guess and receives the solution.
+/// solves with A pay for the plan once. x holds the starting guess and receives the solution
+/// (strided b or x are solved in contiguous copies, x's copied back at the end).
 /// Throws std::invalid_argument, before any work, for a non-square A, b or x of another length
 /// than A's rows, x sharing b's memory, a tolerance that is negative or not finite, a negative
 /// max_iterations or check_interval, or a plan in another mode than "N". A that turns out not
@@ -547,10 +567,12 @@ CgResult cg(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BView& b, c
     throw std::invalid_argument("kspmv::cg: the plan applies op(A) in mode \"" + plan.operation_mode() +
                                 "\"; CG needs a plan in mode \"N\"");
   }
-  impl::CgGridShape grid;
-  const CgPath path = impl::cg_path_for(plan.csr(), b, x, options, grid);
-  if (path != CgPath::separate) return impl::cg_fused(plan.csr(), b, x, options, path, grid);
-  return impl::cg_separate(plan, b, x, options, 0.0);
+  return impl::cg_on_contiguous<Scalar, Device>(b, x, [&](const auto& bc, const auto& xc) {
+    impl::CgGridShape grid;
+    const CgPath path = impl::cg_path_for(plan.csr(), bc, xc, options, grid);
+    if (path != CgPath::separate) return impl::cg_fused(plan.csr(), bc, xc, options, path, grid);
+    return impl::cg_separate(plan, bc, xc, options, 0.0);
+  });
 }
 
 /// Solves A x = b by conjugate gradients; on the separate path it first builds a kspmv::Plan for
@@ -560,12 +582,14 @@ template <class Scalar, class Ordinal, class Offset, class Device, class BView, 
 CgResult cg(const CsrMatrix<Scalar, Ordinal, Offset, Device>& A, const BView& b, const XView& x,
             const CgOptions& options = CgOptions()) {
   impl::check_cg_arguments(A, b, x, options);
-  impl::CgGridShape grid;
-  const CgPath path = impl::cg_path_for(A, b, x, options, grid);
-  if (path != CgPath::separate) return impl::cg_fused(A, b, x, options, path, grid);
-  const auto t0 = std::chrono::steady_clock::now();
-  const Plan<Scalar, Ordinal, Offset, Device> plan(A, cg_plan_options(options));
-  return impl::cg_separate(plan, b, x, options, impl::seconds_since(t0));
+  return impl::cg_on_contiguous<Scalar, Device>(b, x, [&](const auto& bc, const auto& xc) {
+    impl::CgGridShape grid;
+    const CgPath path = impl::cg_path_for(A, bc, xc, options, grid);
+    if (path != CgPath::separate) return impl::cg_fused(A, bc, xc, options, path, grid);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Plan<Scalar, Ordinal, Offset, Device> plan(A, cg_plan_options(options));
+    return impl::cg_separate(plan, bc, xc, options, impl::seconds_since(t0));
+  });
 }
 
 }  // namespace kspmv
