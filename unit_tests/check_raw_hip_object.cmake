@@ -6,7 +6,9 @@
 # with double vectors on CSR's: mixed precision) with its
 # csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
-# int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair.
+# int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair;
+# kspmv::cg's kernels: cg_grid_kernel<64> for each scalar and pair, and the separate path's
+# vector steps (cg_curvature, cg_update, cg_direction)_kernel<64> for float and double.
 foreach(tool OBJCOPY BUNDLER NM)
   if(NOT ${tool} OR NOT EXISTS "${${tool}}")
     message(FATAL_ERROR "check_raw_hip_object: ${tool} not found (${${tool}})")
@@ -76,6 +78,14 @@ endforeach()
 foreach(indices iiE ilE imE llE lmE)
   expect_symbol("row_statistics_kernelILi64E${indices}")
 endforeach()
+foreach(scalar d f)
+  foreach(indices iiE ilE imE llE lmE)
+    expect_symbol("cg_grid_kernelILi64E${scalar}${indices}")
+  endforeach()
+  foreach(step curvature update direction)
+    expect_symbol("cg_${step}_kernelILi64E${scalar}E")
+  endforeach()
+endforeach()
 string(FIND "${symbols}" "csr_vector_kernelILi32E" wave32)
 if(NOT wave32 EQUAL -1)
   list(APPEND missing "(a wave-32 instantiation in the AMD object)")
@@ -83,7 +93,7 @@ endif()
 if(missing)
   message(FATAL_ERROR "missing wave-64 kernels in ${ARCH} code object: ${missing}")
 endif()
-string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*|row_statistics_kernelILi64E[^ \n]*"
+string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*|row_statistics_kernelILi64E[^ \n]*|cg_[a-z]*_kernelILi64E[^ \n]*"
        found "${symbols}")
 list(LENGTH found count)
 message(STATUS "found ${count} wave-64 kernel symbols in the ${ARCH} code object")

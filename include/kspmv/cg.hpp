@@ -448,7 +448,56 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
                             CgReplace<Scalar, Ordinal, Device>{{}, r, inverse, z, options.jacobi},
                             Kokkos::subview(ring.sums, slot, Kokkos::ALL));
   };
+  // The iteration's vector steps: the raw kernels of src/raw/cg_steps.hpp on a GPU (faster than
+  // Kokkos' reductions there; the same sums in a fixed order), these functors elsewhere.
+#if defined(KSPMV_HAVE_RAW_GPU)
+  Kokkos::View<double*, Device> step_partials;
+  Kokkos::View<unsigned, Device> step_counter;
+  bool raw_steps = false;
+  if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
+    raw_steps = is_contiguous(x);
+    if (raw_steps) {
+      step_partials = Kokkos::View<double*, Device>(Kokkos::view_alloc(space, "kspmv::cg::partials"),
+                                                    2 * raw::cg_step_blocks(int64_t(n)));
+      step_counter = Kokkos::View<unsigned, Device>(Kokkos::view_alloc(space, "kspmv::cg::counter"));
+    }
+  }
+  (void)raw_steps;
+  // (Generic: instantiated only where the raw kernels take this Scalar.)
+  const auto step = [&](int slot, int previous, bool verified, auto raw_step) {
+    const raw::CgStepArguments<Scalar> a{int64_t(n), options.jacobi ? inverse.data() : nullptr, x.data(), r.data(),
+                                         options.jacobi ? z.data() : nullptr, p.data(), q.data(), ring.pq.data(),
+                                         ring.sums.data(), ring.halt.data(), slot, previous, converged_rr, verified,
+                                         step_partials.data(), step_counter.data()};
+    raw_step(native_stream(space), a);
+  };
+#endif
+  const auto curvature = [&](int slot, int previous) {
+#if defined(KSPMV_HAVE_RAW_GPU)
+    if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
+      if (raw_steps) return step(slot, previous, true, &raw::cg_curvature<Scalar>);
+    }
+#endif
+    Kokkos::parallel_reduce("kspmv::cg[curvature]", Policy(space, 0, n),
+                            CgCurvature<Scalar, Ordinal, Device>{p, q, ring.halt, previous}, Kokkos::subview(ring.pq, slot));
+  };
+  const auto update = [&](int slot, int previous) {
+#if defined(KSPMV_HAVE_RAW_GPU)
+    if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
+      if (raw_steps) return step(slot, previous, true, &raw::cg_update<Scalar>);
+    }
+#endif
+    Kokkos::parallel_reduce(
+        "kspmv::cg[update]", Policy(space, 0, n),
+        CgUpdate<Scalar, Ordinal, Device>{{}, p, q, inverse, x, r, z, ring.pq, ring.sums, ring.halt, slot, previous, options.jacobi},
+        Kokkos::subview(ring.sums, slot, Kokkos::ALL));
+  };
   const auto direction = [&](int slot, int previous, bool verified) {
+#if defined(KSPMV_HAVE_RAW_GPU)
+    if constexpr (raw_available<ExecSpace, Scalar, Ordinal, Offset>()) {
+      if (raw_steps) return step(slot, previous, verified, &raw::cg_direction<Scalar>);
+    }
+#endif
     Kokkos::parallel_for("kspmv::cg[direction]", Policy(space, 0, n),
                          CgDirection<Scalar, Ordinal, Device>{z, p, ring.pq, ring.sums, ring.halt, slot, previous,
                                                               converged_rr, verified});
@@ -468,12 +517,8 @@ CgResult cg_separate(const Plan<Scalar, Ordinal, Offset, Device>& plan, const BV
       } else {
         plan.apply(space, 1, p, 0, q);
       }
-      Kokkos::parallel_reduce("kspmv::cg[curvature]", Policy(space, 0, n),
-                              CgCurvature<Scalar, Ordinal, Device>{p, q, ring.halt, previous}, Kokkos::subview(ring.pq, slot));
-      Kokkos::parallel_reduce(
-          "kspmv::cg[update]", Policy(space, 0, n),
-          CgUpdate<Scalar, Ordinal, Device>{{}, p, q, inverse, x, r, z, ring.pq, ring.sums, ring.halt, slot, previous, options.jacobi},
-          Kokkos::subview(ring.sums, slot, Kokkos::ALL));
+      curvature(slot, previous);
+      update(slot, previous);
       direction(slot, previous, !mixed);
       if (k != next_check && k != options.max_iterations) continue;
       Kokkos::deep_copy(space, sums_host, ring.sums);

@@ -3,6 +3,8 @@
 #include "kernels.hpp"
 // after kernels.hpp, whose device functions it uses
 #include "cg_grid.hpp"
+// after cg_grid.hpp, whose block_sums it uses
+#include "cg_steps.hpp"
 
 #include "kspmv/impl/raw.hpp"
 
@@ -290,6 +292,30 @@ template <class S, class O, class Off>
 void cg_grid(void* stream, int64_t blocks, const CgGridArguments<S, O, Off>& arguments) {
   launch_cg_grid<kWaveSize>(static_cast<stream_type>(stream), blocks, arguments);
 }
+
+int64_t cg_step_blocks(int64_t n) { return cg_step_blocks_for(n); }
+
+template <class S>
+void cg_curvature(void* stream, const CgStepArguments<S>& arguments) {
+  launch_cg_step<S>(static_cast<stream_type>(stream), cg_curvature_kernel<kWaveSize, S>, "cg_curvature", arguments);
+}
+
+template <class S>
+void cg_update(void* stream, const CgStepArguments<S>& arguments) {
+  launch_cg_step<S>(static_cast<stream_type>(stream), cg_update_kernel<kWaveSize, S>, "cg_update", arguments);
+}
+
+template <class S>
+void cg_direction(void* stream, const CgStepArguments<S>& arguments) {
+  launch_cg_step<S>(static_cast<stream_type>(stream), cg_direction_kernel<kWaveSize, S>, "cg_direction", arguments);
+}
+
+template void cg_curvature<double>(void*, const CgStepArguments<double>&);
+template void cg_curvature<float>(void*, const CgStepArguments<float>&);
+template void cg_update<double>(void*, const CgStepArguments<double>&);
+template void cg_update<float>(void*, const CgStepArguments<float>&);
+template void cg_direction<double>(void*, const CgStepArguments<double>&);
+template void cg_direction<float>(void*, const CgStepArguments<float>&);
 
 // Every combination raw::supports() promises is compiled here. instantiate() is never called:
 // each explicit instantiation of it is compiled, and with it every function whose address it takes
