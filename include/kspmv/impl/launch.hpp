@@ -247,14 +247,20 @@ inline bool raw_balanced_single_pass(int64_t num_blocks) { return num_blocks <= 
 /// kspmv::cg's path on its own (CgPath::automatic), from the bytes of A's CSR arrays and CG's
 /// six vectors. On a GPU a separate-kernel iteration costs four launches (a few microseconds
 /// each) whatever the size, which on a system held in the caches is more than its arithmetic:
-/// there one kernel runs the whole solve. The cooperative grid kernel (raw GPU kernels) while the
-/// system fits in the L2 of the GPUs kspmv targets (cg_fused_grid_max_bytes: H100 50 MB, H200
-/// 60 MB, MI250X 8 MB a GCD: the H100's); beyond it the Plan's kernels, tuned to the structure,
-/// stream A better than the grid kernel's lanes a row. Without the raw kernels, one team for
-/// systems within the 256 KiB of an H100/H200 SM's L1 and shared memory (cg_fused_team_max_bytes).
-/// On host backends the separate kernels, which use every thread. The fused paths keep their
-/// residual history on the device: at most cg_fused_max_iterations.
-constexpr double cg_fused_grid_max_bytes = 50e6;
+/// there one kernel runs the whole solve. The cooperative grid kernel (raw GPU kernels) up to
+/// cg_fused_grid_max_bytes; beyond it the Plan's kernels, tuned to the structure, stream A better
+/// than the grid kernel's lanes a row. Measured on an H100 with the raw vector steps of the
+/// separate path (src/raw/cg_steps.hpp), an iteration of the grid kernel grows with the system
+/// (poisson27_32^3, 11.7 MB: 21 us; poisson7_64^3, 35.4 MB: 30 us; poisson27_48^3, 40.1 MB:
+/// 44 us) while the separate path's stays near its launches' 25 us where its SpMV is small (34,
+/// 31 and 36 us): the grid kernel wins clearly up to about a third of that L2 and the two are
+/// even near 35 MB; 32 MB, about two thirds of the H100's 50 MB L2 (the H200 has 60 MB), leaves
+/// the grid kernel the systems it wins by a margin (poisson7_64^3 lost 5% by the change).
+/// Without the raw kernels, one team for systems within the 256 KiB of an H100/H200 SM's L1 and
+/// shared memory (cg_fused_team_max_bytes). On host backends the separate kernels, which use
+/// every thread. The fused paths keep their residual history on the device: at most
+/// cg_fused_max_iterations.
+constexpr double cg_fused_grid_max_bytes = 32e6;
 constexpr double cg_fused_team_max_bytes = 256 * 1024;
 constexpr int64_t cg_fused_max_iterations = int64_t(1) << 20;
 enum class CgKernel { separate, fused_team, fused_grid };  // kspmv::CgPath's paths
