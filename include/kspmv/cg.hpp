@@ -7,7 +7,8 @@
 ///   z_k+1 = M^-1 r_k+1, beta_k = (r_k+1.z_k+1) / (r_k.z_k), p_k+1 = z_k+1 + beta_k p_k,
 /// until ||r_k||_2 <= tolerance * ||b||_2. Sums are accumulated in double.
 /// Three paths (CgPath): separate kernels around a kspmv::Plan's SpMV, with every scalar on the
-/// device and the host reading them only now and then; or, for systems that fit in a GPU's
+/// device and the host reading them only now and then (the vector kernels are raw CUDA/HIP
+/// kernels on a GPU, Kokkos kernels elsewhere); or, for systems that fit in a GPU's
 /// caches, the whole solve in one kernel: a cooperative launch over the whole GPU with grid-wide
 /// synchronisation (CUDA and HIP, raw kernels), or one team (every backend).
 

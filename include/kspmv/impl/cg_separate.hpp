@@ -1,6 +1,7 @@
 #pragma once
 // kspmv::cg's separate-kernel path: per iteration the SpMV q = A*p (the caller's Plan) and three
-// vector kernels, every scalar kept on the device so that the host never waits for an iteration
+// vector kernels (these functors; on a GPU the raw kernels of src/raw/cg_steps.hpp, which do the
+// same), every scalar kept on the device so that the host never waits for an iteration
 // to end; it reads what happened every check_interval iterations. A CG built from separate
 // library calls reads p.q and r.r back on the host every iteration, and the GPU idles for each.
 //
