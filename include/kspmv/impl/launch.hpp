@@ -255,7 +255,8 @@ inline bool raw_balanced_single_pass(int64_t num_blocks) { return num_blocks <= 
 /// 44 us) while the separate path's stays near its launches' 25 us where its SpMV is small (34,
 /// 31 and 36 us): the grid kernel wins clearly up to about a third of that L2 and the two are
 /// even near 35 MB; 32 MB, about two thirds of the H100's 50 MB L2 (the H200 has 60 MB), leaves
-/// the grid kernel the systems it wins by a margin (poisson7_64^3 lost 5% by the change).
+/// the grid kernel the systems it wins by a margin (poisson7_64^3 lost 5% by the change; 9% on
+/// the H200, where poisson27_48^3 gained 17%: perf_tests/results/h200_cg_1eaa256/).
 /// Without the raw kernels, one team for systems within the 256 KiB of an H100/H200 SM's L1 and
 /// shared memory (cg_fused_team_max_bytes). On host backends the separate kernels, which use
 /// every thread. The fused paths keep their residual history on the device: at most
