@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -396,6 +397,72 @@ TYPED_TEST(CsrAnalysisTest, ReuseAllocatesNothingAndLaunchesNoAnalysis) {
       EXPECT_NE(std::find(log.kernels.begin(), log.kernels.end(), "kspmv::spmv[host_rows]"), log.kernels.end());
     }
     EXPECT_TRUE(kept_analysis<TypeParam>(A) != nullptr);
+  }
+}
+
+// The share of entries repeating the row before them one column to the right, as the host
+// counts it (every row pair: these matrices are below the sampling stride), near 1 on stencils
+// and low on random rows; on GPUs it gives mode T's lanes kernel 2 lanes on the stencil
+// (launch.hpp: transpose_lanes), and A^T x is right there.
+TYPED_TEST(CsrAnalysisTest, ShiftedEntriesAndModeTLanes) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr stencil = kspmv::to_host(kspmv::poisson_3d<double, int, int, Device>(13, 11, 9, 27));
+  std::uniform_real_distribution<double> value(-1, 1);
+  for (double& v : stencil.values) v = value(rng);  // A^T differs from A
+  kspmv::HostCsr random = rows_of(4000, 4000, 9, 0, rng);
+  for (kspmv::HostCsr* h : {&random}) {  // sorted columns, as the merge expects of a shifted row
+    for (int64_t i = 0; i < h->num_rows; ++i) {
+      std::vector<std::pair<int64_t, double>> row;
+      for (int64_t k = h->row_offsets[i]; k < h->row_offsets[i + 1]; ++k) row.emplace_back(h->col_indices[k], h->values[k]);
+      std::sort(row.begin(), row.end());
+      for (size_t k = 0; k < row.size(); ++k) {
+        h->col_indices[h->row_offsets[i] + k] = row[k].first;
+        h->values[h->row_offsets[i] + k] = row[k].second;
+      }
+    }
+  }
+  // Row r + 1's entries matched, in order, by row r's plus one (repeated columns pair once).
+  const auto host_fraction = [](const kspmv::HostCsr& h) {
+    int64_t shifted = 0, entries = 0;
+    for (int64_t r = 0; r + 1 < h.num_rows; ++r) {
+      entries += h.row_offsets[r + 2] - h.row_offsets[r + 1];
+      std::multiset<int64_t> previous;
+      for (int64_t i = h.row_offsets[r]; i < h.row_offsets[r + 1]; ++i) previous.insert(h.col_indices[i] + 1);
+      for (int64_t j = h.row_offsets[r + 1]; j < h.row_offsets[r + 2]; ++j) {
+        const auto at = previous.find(h.col_indices[j]);
+        if (at == previous.end()) continue;
+        ++shifted;
+        previous.erase(at);
+      }
+    }
+    return double(shifted) / double(entries);
+  };
+  const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
+  for (const kspmv::HostCsr* h : {&stencil, &random}) {
+    const bool is_stencil = h == &stencil;
+    SCOPED_TRACE(is_stencil ? "27-point stencil" : "random rows");
+    const auto A = kspmv::to_device<double, int, int, Device>(*h);
+    const double fraction = kspmv::impl::shifted_entry_fraction(TypeParam(), A);
+    EXPECT_EQ(fraction, host_fraction(*h));
+    if (is_stencil) EXPECT_GE(fraction, 0.9);
+    if (!is_stencil) EXPECT_LE(fraction, 0.1);
+    const int lanes = kspmv::impl::transpose_lanes<TypeParam>(h->num_rows, int64_t(h->col_indices.size()), fraction);
+    const int average = kspmv::impl::csr_vector_shape<TypeParam>(h->num_rows, int64_t(h->col_indices.size()),
+                                                                  kspmv::SpmvOptions()).lanes_per_row;
+    EXPECT_EQ(lanes, is_stencil && average >= 8 ? 2 : average);  // hosts: 1 lane (a thread per row)
+    if (gpu && is_stencil) EXPECT_EQ(lanes, 2);  // 27 entries a row: 16 lanes by the average
+    const auto x_host = random_vector(h->num_rows, rng);
+    const auto y0 = random_vector(h->num_cols, rng);
+    auto x = to_device_vector<double, Device>(x_host, "x");
+    auto y = to_device_vector<double, Device>(y0, "y");
+    kspmv::spmv(TypeParam(), "T", 1.5, A, x, -0.5, y);
+    EXPECT_TRUE(matches_reference(to_std_vector(y), reference_spmv(1.5, transpose_host(*h), x_host, -0.5, y0)));
+    if (gpu) {
+      const auto analysis = kept_analysis<TypeParam>(A);
+      ASSERT_TRUE(analysis != nullptr);
+      EXPECT_EQ(analysis->shifted_fraction(TypeParam(), A), fraction);  // measured once, kept
+    }
   }
 }
 

@@ -215,13 +215,25 @@ TYPED_TEST(Spmv, ModeTransposeDeterministic) {
 TYPED_TEST(Spmv, ModeTransposeKernelChoice) {
   using kspmv::impl::TransposeKernel;
   const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
-  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads) {
-    return kspmv::impl::transpose_kernel<TypeParam>(rows, nnz, longest, threads);
+  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads, double shifted) {
+    const int lanes = kspmv::impl::transpose_lanes<TypeParam>(rows, nnz, shifted);
+    return kspmv::impl::transpose_kernel<TypeParam>(nnz, longest, lanes, threads);
   };
-  // 10 million rows of 27 entries on 270,000 threads: 1000 entries a thread, the longest row a few steps.
-  EXPECT_EQ(choose(10000000, 270000000, 27, 270000), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
+  // 10 million rows of 27 entries on 270,000 threads: 1000 entries a thread, the longest row a
+  // few steps, at 16 lanes or, rows shifted like a stencil's, at 2.
+  EXPECT_EQ(choose(10000000, 270000000, 27, 270000, 0.5), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
+  EXPECT_EQ(choose(10000000, 270000000, 27, 270000, 0.95), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
   // One row of 200,000 entries among rows of 3: at most 32 lanes take 6,250 steps, 10x a thread's share.
-  EXPECT_EQ(choose(600000, 2000000, 200000, 270000), gpu ? TransposeKernel::entries : TransposeKernel::rows);
+  EXPECT_EQ(choose(600000, 2000000, 200000, 270000, 0.0), gpu ? TransposeKernel::entries : TransposeKernel::rows);
+  // Rows shifted like a stencil's take 2 lanes where their average gives 8 or more; others, and
+  // shorter rows, the average row's (16 for 27 entries, 4 for 7).
+  if (gpu) {
+    EXPECT_EQ(kspmv::impl::transpose_lanes<TypeParam>(1000, 27000, 0.95), 2);
+    EXPECT_EQ(kspmv::impl::transpose_lanes<TypeParam>(1000, 11000, 0.95), 2);
+    EXPECT_EQ(kspmv::impl::transpose_lanes<TypeParam>(1000, 27000, 0.5), 16);
+    EXPECT_EQ(kspmv::impl::transpose_lanes<TypeParam>(1000, 7000, 0.95), 4);
+    EXPECT_EQ(kspmv::impl::transpose_lanes<TypeParam>(1000, 1000, 0.95), 1);
+  }
 }
 
 TYPED_TEST(Spmv, ModeErrors) {

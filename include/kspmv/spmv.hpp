@@ -411,8 +411,8 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
 // CSR: csr_scalar a thread per row, csr_vector lanes per row, csr_balanced a thread per entry
 // over the balanced partition (kept with A, as the automatic call's), all with atomics;
 // csr_transposed lanes per column of A over its transposed structure (kept with A), without;
-// automatic chooses by launch.hpp: transpose_kernel from the longest row (a reduction, once,
-// kept with A).
+// automatic chooses by launch.hpp: transpose_kernel from the longest row and, on GPUs, the lanes
+// by transpose_lanes from the share of shifted entries (reductions, once, kept with A).
 inline void check_csr_transpose_options(const SpmvOptions& o) {
   const Algorithm a = o.algorithm;
   if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced &&
@@ -432,12 +432,16 @@ void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, co
     return;
   }
   TransposeKernel kernel = TransposeKernel::rows;
+  int lanes = csr_vector_shape<ExecSpace>(A.num_rows(), int64_t(A.nnz()), SpmvOptions()).lanes_per_row;
   switch (options.algorithm) {
     case Algorithm::csr_vector: kernel = TransposeKernel::lanes; break;
     case Algorithm::csr_balanced: kernel = TransposeKernel::entries; break;
     case Algorithm::automatic: {
       const auto analysis = csr_analysis(space, A);
-      kernel = transpose_kernel<ExecSpace>(A.num_rows(), int64_t(A.nnz()), analysis->structure.longest_row,
+      if (is_gpu_space<ExecSpace>()) {
+        lanes = transpose_lanes<ExecSpace>(A.num_rows(), int64_t(A.nnz()), analysis->shifted_fraction(space, A));
+      }
+      kernel = transpose_kernel<ExecSpace>(int64_t(A.nnz()), analysis->structure.longest_row, lanes,
                                            int64_t(space.concurrency()));
       break;
     }
@@ -447,7 +451,7 @@ void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, co
   if (kernel == TransposeKernel::entries) {
     spmv_csr_transpose_entries(space, alpha, csr_analysis(space, A)->balanced(space, A), x, y);
   } else if (kernel == TransposeKernel::lanes) {
-    spmv_csr_transpose_lanes(space, alpha, A, x, y);
+    spmv_csr_transpose_lanes(space, alpha, A, x, y, lanes);
   } else {
     spmv_csr_transpose_rows(space, alpha, A, x, y);
   }

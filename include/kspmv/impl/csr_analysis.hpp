@@ -44,6 +44,53 @@ inline int64_t sample_stride(int64_t rows) { return std::max<int64_t>(1, rows / 
 /// of 32 rows: 65536 rows, spread over the matrix).
 constexpr int64_t analysis_windows = 2048;
 
+/// For sampled rows r (every sample_stride rows), the entries of row r + 1 whose column is one of
+/// row r's plus one (a merge of the two rows' columns in order: unsorted rows count fewer), or
+/// (all) every entry of row r + 1.
+template <class Offsets, class Indices>
+struct ShiftedEntries {
+  Offsets offsets;
+  Indices cols;
+  int64_t stride;
+  bool all;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t sample, int64_t& count) const {
+    const int64_t r = sample * stride;
+    int64_t i = int64_t(offsets(r)), j = int64_t(offsets(r + 1));
+    const int64_t i_end = j, j_end = int64_t(offsets(r + 2));
+    if (all) {
+      count += j_end - j;
+      return;
+    }
+    while (i < i_end && j < j_end) {
+      const int64_t shifted = int64_t(cols(i)) + 1, c = int64_t(cols(j));
+      if (shifted == c) {
+        ++count;
+        ++i;
+        ++j;
+      } else if (shifted < c) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+  }
+};
+
+/// The share of entries (of about 65536 sampled row pairs) that repeat the row before them one
+/// column to the right: near 1 for stencils and bands (launch.hpp: transpose_lanes).
+template <class ExecSpace, class S, class O, class Off, class D>
+double shifted_entry_fraction(const ExecSpace& space, const CsrMatrix<S, O, Off, D>& A) {
+  const int64_t rows = A.num_rows();
+  if (rows < 2) return 0.0;
+  const int64_t stride = sample_stride(rows - 1), samples = (rows - 2) / stride + 1;
+  using Functor = ShiftedEntries<decltype(A.row_offsets), decltype(A.col_indices)>;
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>> policy(space, 0, samples);
+  int64_t shifted = 0, entries = 0;
+  Kokkos::parallel_reduce("kspmv::analysis[shifted_entries]", policy, Functor{A.row_offsets, A.col_indices, stride, false}, shifted);
+  Kokkos::parallel_reduce("kspmv::analysis[shifted_entries]", policy, Functor{A.row_offsets, A.col_indices, stride, true}, entries);
+  return entries > 0 ? double(shifted) / double(entries) : 0.0;
+}
+
 /// What the automatic spmv on a CsrMatrix learned on its first call on ExecSpace: the kernel
 /// and what it needs. Immutable once made, but for the balanced kernel's workspace, of which
 /// each execution space instance (each stream) gets its own on its first call, so calls on
@@ -97,6 +144,13 @@ class CsrAnalysis {
     return *m_balanced.back().second;
   }
 
+  /// shifted_entry_fraction(A), measured on the first call that asks (mode T's automatic kernel).
+  double shifted_fraction(const ExecSpace& space, const csr_type& A) const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_shifted_fraction < 0) m_shifted_fraction = shifted_entry_fraction(space, A);
+    return m_shifted_fraction;
+  }
+
   /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks.
   size_t bytes() const {
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -125,6 +179,7 @@ class CsrAnalysis {
   int64_t m_rows, m_cols, m_nnz;
   mutable std::mutex m_mutex;
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
+  mutable double m_shifted_fraction = -1;  // not measured yet
 };
 
 /// What analyse_csr learned, the balanced partition if it made one, and whether it ran the

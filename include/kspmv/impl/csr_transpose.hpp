@@ -2,7 +2,8 @@
 // Transposed CSR without forming A^T: y += alpha*A^T*x (the caller has applied beta). A's
 // entries are read once, contiguously, and a(i,j)*alpha*x(i) is added into y(j) with an atomic,
 // by one of three kernels (launch.hpp: transpose_kernel chooses): a thread per row (hosts), a
-// group of vector lanes per row (the shape of vector CSR), or a thread per entry over the
+// group of vector lanes per row (the shape of vector CSR; 2 lanes where rows are shifted copies
+// of their neighbours, launch.hpp: transpose_lanes), or a thread per entry over the
 // balanced partition (rows of uneven length). A thread per row on the H200 made a warp's 32
 // neighbouring rows add into the same entries of y at once (27-point Poisson 7.5 ms against 1.7
 // ms for KokkosKernels' default), and lanes sized from the average row left a long row to a few
@@ -129,11 +130,14 @@ void spmv_csr_transpose_entries(const ExecSpace& space, typename YView::non_cons
                            int64_t(B.nnz()), B.entries_per_block()});
 }
 
-/// y += alpha*A^T*x, a group of vector lanes per row of A (vector CSR's shape).
+/// y += alpha*A^T*x, a group of lanes_per_row vector lanes per row of A (vector CSR's shape
+/// otherwise; launch.hpp: transpose_lanes).
 template <class ExecSpace, class Matrix, class XView, class YView>
 void spmv_csr_transpose_lanes(const ExecSpace& space, typename YView::non_const_value_type alpha, const Matrix& A,
-                              const XView& x, const YView& y) {
-  const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), SpmvOptions());
+                              const XView& x, const YView& y, int lanes_per_row) {
+  SpmvOptions options;
+  options.lanes_per_row = lanes_per_row;
+  const CsrVectorShape shape = csr_vector_shape<ExecSpace>(A.num_rows(), A.nnz(), options);
   const int64_t rows_per_team = shape.rows_per_team();
   const int64_t league_size = (int64_t(A.num_rows()) + rows_per_team - 1) / rows_per_team;
   if (league_size > std::numeric_limits<int>::max()) {

@@ -204,16 +204,38 @@ inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double 
 /// Mode T's kernel on A (impl/csr_transpose.hpp).
 enum class TransposeKernel { rows, lanes, entries };
 
-/// Hosts: a thread per row. GPUs: lanes per row, sized from the average row, unless a row is
-/// long enough to hold up the launch: the longest row's steps at that width (longest / lanes)
-/// more than the entries an average resident thread takes (nnz / resident threads); then the
-/// entries split evenly, a thread each.
+/// Lanes per row of mode T's lanes kernel. Where rows repeat the row before them one column to
+/// the right (stencils, bands: at least transpose_shifted_min_fraction of the entries, by
+/// csr_analysis.hpp: shifted_entry_fraction) and the average row's lanes are 8 or more (a warp
+/// on at most 4 rows), 2: the atomics of a warp then fall on the few lines that 16 consecutive
+/// rows share, where 8-32 lanes spread one row's over its far-apart runs of columns. Measured on
+/// the H200 (perf_tests/results/h200_mode_t_lanes/, one run): 27-point Poisson 200^3 1597 us
+/// at 2 lanes against 1700 at 16, the band of 11 entries a row 2061 against 2449 at 8
+/// (KokkosKernels' default 1691 and 2246); but the 7-point Poisson 300^3, whose average row
+/// gets 4 lanes (8 rows a warp), ran 1377 at 2 against 1215 at 4, so shorter rows keep theirs.
+/// (A raw lab kernel of this shape gained more: perf_tests/results/h200_mode_t_lab_1eaa256/.)
+/// On bcsstk13 and poly_chain (0.61 and 0.68 of their entries shifted) 2 lanes were 1.4-1.6x
+/// slower than their best in the lab. Elsewhere the average row's lanes.
+constexpr double transpose_shifted_min_fraction = 0.9;
+constexpr int transpose_shifted_min_average_lanes = 8;
 template <class ExecSpace>
-TransposeKernel transpose_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int64_t resident_threads) {
+int transpose_lanes(int64_t num_rows, int64_t nnz, double shifted_fraction) {
+  const int average_lanes = csr_vector_shape<ExecSpace>(num_rows, nnz, SpmvOptions()).lanes_per_row;
+  return shifted_fraction >= transpose_shifted_min_fraction && average_lanes >= transpose_shifted_min_average_lanes
+             ? 2
+             : average_lanes;
+}
+
+/// Hosts: a thread per row. GPUs: `lanes` per row (transpose_lanes), unless a row is long
+/// enough to hold up the launch: the longest row's steps at that width (longest / lanes) more
+/// than the entries an average resident thread takes (nnz / resident threads); then the entries
+/// split evenly, a thread each.
+template <class ExecSpace>
+TransposeKernel transpose_kernel(int64_t nnz, int64_t longest_row, int lanes, int64_t resident_threads) {
   if (!is_gpu_space<ExecSpace>()) return TransposeKernel::rows;
-  const int lanes = csr_vector_shape<ExecSpace>(num_rows, nnz, SpmvOptions()).lanes_per_row;
   const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
-  return double(longest_row) / double(lanes) > per_thread ? TransposeKernel::entries : TransposeKernel::lanes;
+  return double(longest_row) / double(lanes > 0 ? lanes : 1) > per_thread ? TransposeKernel::entries
+                                                                             : TransposeKernel::lanes;
 }
 
 /// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
