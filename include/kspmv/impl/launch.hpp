@@ -209,9 +209,9 @@ enum class TransposeKernel { rows, lanes, entries };
 /// csr_analysis.hpp: shifted_entry_fraction) and the average row's lanes are 8 or more (a warp
 /// on at most 4 rows), 2: the atomics of a warp then fall on the few lines that 16 consecutive
 /// rows share, where 8-32 lanes spread one row's over its far-apart runs of columns. Measured on
-/// the H200 (perf_tests/results/h200_mode_t_lanes/, two runs): the band of 11 entries a row
+/// the H200 (perf_tests/results/h200_mode_t_lanes/, three runs): the band of 11 entries a row
 /// 2061-2063 us at 2 lanes against 2449-2460 at 8 (KokkosKernels' default 2219-2246); 27-point
-/// Poisson 200^3 1597 and 1703 at 2 against 1700 and 1701 at 16; but the 7-point Poisson 300^3,
+/// Poisson 200^3 1597, 1703, 1599 at 2 against 1700-1701 at 16; but the 7-point Poisson 300^3,
 /// whose average row gets 4 lanes (8 rows a warp), ran 1377 at 2 against 1215 at 4, so shorter
 /// rows keep theirs.
 /// (A raw lab kernel of this shape gained more: perf_tests/results/h200_mode_t_lab_1eaa256/.)
