@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Several vectors on a GPU machine (issue 16): kspmv's plain call with rank-2 x and y of 4, 8 and
-# 16 columns (LayoutLeft and LayoutRight), the raw kernels (split entries; at 8 vectors every lane
+# 16 columns (LayoutLeft and LayoutRight), the raw kernels (the balanced kernel; at 8 vectors every lane
 # count a row), and KokkosKernels' default beside it, on the suite's large matrices (generated, and the seven real ones replicated
 # as in run_gpu.sh), with the rank-1 plain call for the time per vector.
 #

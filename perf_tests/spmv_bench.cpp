@@ -564,7 +564,7 @@ Multivector<Layout> reference_multivector(const Matrix& A, const Multivector<Lay
   return y;
 }
 
-// kspmv's plain call; on GPUs the raw kernel over evenly split entries and, with `lane_sweep`,
+// kspmv's plain call; on GPUs the raw balanced kernel (csr_balanced) and, with `lane_sweep`,
 // at every lane count a row (not on rows of uneven length, where a few lanes would walk the
 // longest row for seconds); on hosts the Kokkos thread per row; and KokkosKernels' default
 // (cuSPARSE's SpMM on CUDA where it takes the layouts).
@@ -580,13 +580,13 @@ std::vector<Candidate> multivector_candidates(const std::string& prefix, const M
                   },
                   [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); }});
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
-    const auto entries = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_balanced}); };
-    list.push_back({prefix + "kspmv:raw_entries", [=] { return first_call(entries); }, entries});
+    const auto balanced = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_balanced}); };
+    list.push_back({prefix + "kspmv:raw_balanced", [=] { return first_call(balanced); }, balanced});
     const int64_t longest = kspmv::impl::longest_row(A, ExecSpace());
     const int wave = kspmv::impl::warp_width<ExecSpace>();
     const bool uneven = kspmv::impl::multivector_kernel(A.num_rows(), int64_t(A.nnz()), longest, wave,
-                                                        int64_t(ExecSpace().concurrency())) ==
-                        kspmv::impl::MultivectorKernel::entries;
+                                                        int64_t(ExecSpace().concurrency()), 0.0) !=
+                        kspmv::impl::MultivectorKernel::lanes;
     for (int lanes = 1; lane_sweep && !uneven && lanes <= wave; lanes *= 2) {
       kspmv::SpmvOptions o{kspmv::Algorithm::raw};
       o.lanes_per_row = lanes;

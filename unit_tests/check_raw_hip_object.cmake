@@ -1,7 +1,8 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
-# vectors a pass, csr_balanced_kernel<64, BlockSize, BetaIsZero,
+# vectors a pass, csr_multivector_balanced_kernel<64, 2, BetaIsZero> with its scale kernel,
+# csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
 # with double vectors on CSR's: mixed precision) with its
 # csr_balanced_carry_kernel<64>, each for
@@ -52,6 +53,10 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
       expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}E${types}")
     endforeach()
   endforeach()
+  foreach(beta_is_zero 0 1)
+    expect_symbol("csr_multivector_balanced_kernelILi64ELi2ELb${beta_is_zero}E${types}")
+  endforeach()
+  expect_symbol("csr_multivector_balanced_scale_kernelI${types}")
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   # The balanced kernel's last two parameters are its column source, CSR's columns (CsrColumns<O>,

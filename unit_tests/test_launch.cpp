@@ -43,9 +43,13 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32), 4);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(1000.0, 32), 32);
   // 27-point Poisson, 8M rows on 270,000 threads: 800 entries a thread, the longest row 7 steps.
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000), MultivectorKernel::lanes);
-  // Rows of 8 with one of 4 million entries: 2 lanes take 2 million steps.
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000), MultivectorKernel::entries);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 0.1), MultivectorKernel::lanes);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 1.0), MultivectorKernel::lanes);
+  // Rows of 8 with one of 4 million entries: 2 lanes take 2 million steps. The balanced kernel
+  // where neighbouring rows share lines of x, the split entries on a row-major X where they do not.
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.64), MultivectorKernel::balanced);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.75), MultivectorKernel::balanced);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.76), MultivectorKernel::entries);
 }
 
 TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {

@@ -396,7 +396,7 @@ TYPED_TEST(Spmv, MultivectorHandComputed) {
 
 // Every random case (empty rows, a huge row, no rows or columns, alpha 0, beta 0 with NaN in Y,
 // tall and wide shapes) with 1 to 17 vectors in both layouts, modes N and T, every algorithm
-// that takes several vectors (on GPUs the raw lanes per row and split entries), on CSR and
+// that takes several vectors (on GPUs the raw lanes per row and the balanced kernel), on CSR and
 // load-balanced CSR, in double and float.
 TYPED_TEST(Spmv, MultivectorEveryCase) {
   const uint64_t seed = test_seed();
@@ -407,7 +407,7 @@ TYPED_TEST(Spmv, MultivectorEveryCase) {
     kspmv::SpmvOptions lanes{kspmv::Algorithm::raw};
     lanes.lanes_per_row = 4;
     mode_n.push_back(lanes);
-    mode_n.push_back({kspmv::Algorithm::csr_balanced});  // entries split evenly
+    mode_n.push_back({kspmv::Algorithm::csr_balanced});  // the balanced partition, a vector a pass
   }
   using Left = Kokkos::LayoutLeft;
   using Right = Kokkos::LayoutRight;
@@ -460,7 +460,11 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
   const auto ys = Kokkos::subview(wide_y, Kokkos::ALL(), Kokkos::make_pair(2, 5));
   const auto x_columns = Kokkos::subview(wide_x, Kokkos::ALL(), Kokkos::make_pair(1, 4));
   const auto x_rows = Kokkos::subview(tall_x, Kokkos::make_pair(0, 200), Kokkos::ALL());
-  for (const auto algorithm : {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar}) {
+  std::vector<kspmv::Algorithm> algorithms = {kspmv::Algorithm::automatic, kspmv::Algorithm::csr_scalar};
+  if (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    algorithms.push_back(kspmv::Algorithm::csr_balanced);  // the balanced kernel on strided X and Y
+  }
+  for (const auto algorithm : algorithms) {
     for (const bool rows : {false, true}) {
       SCOPED_TRACE(std::string(kspmv::to_string(algorithm)) + (rows ? ", X of 200 of 400 rows" : ", X of 3 of 5 columns"));
       Kokkos::deep_copy(wide_y, yh);
@@ -476,15 +480,19 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
         for (int i = 0; i < 300; ++i) column[i] = result(i, j + 2);
         EXPECT_TRUE(matches_reference(column, reference_spmv(1.5, h, x[j], -0.5, y0[j])));
       }
-      for (int i = 0; i < 300; ++i) EXPECT_EQ(result(i, 0), 0.0);  // outside the subview: untouched
+      for (int i = 0; i < 300; ++i) {  // outside the subview: untouched
+        EXPECT_EQ(result(i, 0), 0.0);
+        EXPECT_EQ(result(i, 1), 0.0);
+        EXPECT_EQ(result(i, 5), 0.0);
+      }
     }
   }
 }
 
 // Column-major X on a matrix beyond the GPU's cache with random columns: the raw kernels read a
 // row-major copy of X (launch.hpp: stage_x_row_major), both the lanes kernel (rows of even
-// length) and the split entries (a row of a million entries). GPUs with the raw kernels only:
-// elsewhere nothing is copied.
+// length) and the split entries (a row of a million entries: launch.hpp, multivector_kernel).
+// GPUs with the raw kernels only: elsewhere nothing is copied.
 TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
   if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
     GTEST_SKIP() << "no raw kernels on this backend: X is read as given";
@@ -515,6 +523,11 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       const auto& structure = kspmv::impl::csr_analysis(TypeParam(), A)->structure;
       EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
           << "lines an entry " << structure.window_lines_per_entry;
+      const auto kernel = kspmv::impl::multivector_kernel(n, int64_t(A.nnz()), structure.longest_row,
+                                                          kspmv::impl::warp_width<TypeParam>(),
+                                                          int64_t(TypeParam().concurrency()),
+                                                          structure.window_lines_per_entry);
+      EXPECT_EQ(kernel, long_row ? kspmv::impl::MultivectorKernel::entries : kspmv::impl::MultivectorKernel::lanes);
       Kokkos::deep_copy(yh, Y);
       for (int64_t j = 0; j < k; ++j) {
         std::vector<double> column(n);

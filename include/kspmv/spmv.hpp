@@ -487,12 +487,13 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 
 // Rank-2 x and y (several vectors): CsrMatrix and BalancedCsrMatrix (its CSR arrays), modes N
 // and T; one vector is the rank-1 call on the column. Mode N: automatic runs a raw kernel on GPUs
-// with the raw kernels (any strides), lanes per row or evenly split entries by
-// launch.hpp: multivector_kernel from the longest row (the analysis kept with A), reading a
-// row-major copy of a column-major X where its gathers scatter (stage_x_row_major), a Kokkos
-// thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with
-// lanes_per_row as its group), csr_balanced the raw split entries. Mode T: vector CSR's lanes per
-// row with atomics (automatic or csr_vector).
+// with the raw kernels (any strides), lanes per row, the balanced partition or evenly split
+// entries by launch.hpp: multivector_kernel from the longest row and the lines of x an entry
+// gathers (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
+// of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
+// is; a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes
+// per row (with lanes_per_row as its group), csr_balanced the raw balanced kernel. Mode T: vector
+// CSR's lanes per row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A,
                           const XView& x, vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
@@ -535,10 +536,19 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       constexpr int wave = warp_width<ExecSpace>();
       const int64_t k = int64_t(x.extent(1));
       const CsrStructure& structure = csr_analysis(space, A)->structure;
-      MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::entries : MultivectorKernel::lanes;
+      MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
       if (a == Algorithm::automatic) {
         kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave,
-                                    int64_t(space.concurrency()));
+                                    int64_t(space.concurrency()), structure.window_lines_per_entry);
+      }
+      if (kernel == MultivectorKernel::balanced) {  // a vector a pass: X as it is
+        const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
+        raw::csr_multivector_balanced<S, O, Off>(
+            native_stream(space), int64_t(A.nnz()), partition.entries_per_block(), partition.num_blocks(),
+            partition.block_first_row.data(), A.row_offsets.data(), A.col_indices.data(), A.values.data(), k,
+            x.data(), int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(), int64_t(y.stride(0)),
+            int64_t(y.stride(1)), alpha, beta);
+        return;
       }
       // Column-major X whose gathers scatter: the kernels read a row-major copy (launch.hpp).
       const S* x_data = x.data();
@@ -680,13 +690,15 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
 /// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
 /// vector: on GPUs with the raw kernels a group of lanes per row keeping the sums of 4 or 8
-/// vectors (lanes_per_row with Algorithm::raw forces its group) or, where a row is long enough
-/// to hold up the launch (or with Algorithm::csr_balanced), the entries split evenly over waves
-/// that add the rows they share with atomics (the last bits of Y may then change from run to
-/// run); elsewhere or with Algorithm::csr_scalar a Kokkos thread per row. On a matrix beyond the
-/// GPU's cache whose rows gather scattered entries of x, a column-major X (LayoutLeft) is first
-/// copied to a row-major temporary allocated for the call (n*k values), which the kernels read
-/// in its place. One column is the rank-1 call on it.
+/// vectors (lanes_per_row with Algorithm::raw forces its group), reading a row-major copy of a
+/// column-major X (n*k values, allocated for the call) on a matrix beyond the GPU's cache whose
+/// rows gather scattered entries of x; or, where a row is long enough to hold up the launch,
+/// the load-balanced partition (kept with A; also with Algorithm::csr_balanced), each block
+/// reading its entries once and summing their products for every vector in turn, or, where the
+/// gathers scatter, the entries split evenly over waves keeping 4 or 8 vectors' sums on that
+/// row-major copy; both add the rows they share with other blocks or waves with atomics (the
+/// last bits of Y may then change from run to run). Elsewhere or with Algorithm::csr_scalar a
+/// Kokkos thread per row. One column is the rank-1 call on it.
 ///
 /// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call
 /// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then

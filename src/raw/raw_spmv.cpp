@@ -5,6 +5,8 @@
 #include "cg_grid.hpp"
 // after cg_grid.hpp, whose block_sums it uses
 #include "cg_steps.hpp"
+// after kernels.hpp, whose device functions it uses
+#include "csr_multivector_balanced.hpp"
 
 #include "kspmv/impl/raw.hpp"
 
@@ -59,6 +61,16 @@ void csr_multivector_entries(void* stream, int entries_per_lane, int columns_per
     throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(columns_per_pass) +
                                 " vectors a pass; the kernel keeps 4 or 8");
   }
+}
+
+template <class S, class O, class Off>
+void csr_multivector_balanced(void* stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
+                              const O* first_row, const Off* offsets, const O* cols, const S* vals,
+                              int64_t num_vectors, const S* x, int64_t x_row_stride, int64_t x_vector_stride, S* y,
+                              int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
+  launch_csr_multivector_balanced<kWaveSize>(static_cast<stream_type>(stream), nnz, entries_per_block, num_blocks,
+                                             first_row, offsets, cols, vals, num_vectors, x, x_row_stride,
+                                             x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
 }
 
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
@@ -333,6 +345,7 @@ void instantiate(void (**addresses)()) {
   addresses[7] = reinterpret_cast<void (*)()>(&csr_multivector_entries<S, O, Off>);
   addresses[8] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
   addresses[9] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
+  addresses[10] = reinterpret_cast<void (*)()>(&csr_multivector_balanced<S, O, Off>);
 }
 // Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
 template <class O, class Off>

@@ -175,19 +175,6 @@ inline int raw_multivector_lanes(double average_row_length, int wave) {
   return lanes_for_average_row_length(average_row_length / 4, wave);
 }
 
-/// The raw multivector kernels: lanes per row (raw_multivector_lanes), or entries split evenly
-/// (raw_multivector_entries_per_lane a lane: a wave of 32 takes 512 consecutive entries) where
-/// the longest row at that width would take more steps than an average resident thread's share
-/// of the entries: the rule of mode T's transpose_kernel, for the same reason.
-enum class MultivectorKernel { lanes, entries };
-constexpr int raw_multivector_entries_per_lane = 16;
-inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
-                                            int64_t resident_threads) {
-  const int lanes = raw_multivector_lanes(num_rows > 0 ? double(nnz) / double(num_rows) : 0.0, wave);
-  const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
-  return double(longest_row) / double(lanes) > per_thread ? MultivectorKernel::entries : MultivectorKernel::lanes;
-}
-
 /// Several vectors with X column-major (LayoutLeft: each vector's entries contiguous): an entry's
 /// gathers read a separate 32-byte sector of every vector, where row-major X (a row's k values
 /// together) gives k*8 contiguous bytes, a sector for 4 vectors. Where neighbouring rows share
@@ -200,6 +187,31 @@ constexpr double raw_stage_x_min_lines_per_entry = 0.75;
 inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double window_lines_per_entry) {
   return x_row_stride == 1 && num_vectors >= 2 && window_lines_per_entry > raw_stage_x_min_lines_per_entry;
 }
+
+/// The raw multivector kernels: lanes per row (raw_multivector_lanes), unless the longest row at
+/// that width would take more steps than an average resident thread's share of the entries (the
+/// rule of mode T's transpose_kernel, for the same reason); then the balanced partition
+/// (raw::csr_multivector_balanced, a vector a pass), or, where the gathers of x scatter (more
+/// than raw_stage_x_min_lines_per_entry distinct lines an entry, as stage_x_row_major), the
+/// entries split evenly over waves (raw::csr_multivector_entries, 4 or 8 vectors a pass on a
+/// row-major X: a sector of x serves 4 vectors, where a pass a vector gathers each line again
+/// for every pair of vectors). Measured on the H200 (perf_tests/results/h200_vectors_balanced/),
+/// at 4, 8 and 16 vectors: the balanced kernel took 0.30-0.70x the split entries' time on
+/// rajat01, arrow and wiki-Vote replicated in LayoutLeft (0.09, 0.07, 0.64 lines an entry) and
+/// 0.44-0.93x in LayoutRight but for arrow at 16 vectors (1.35x: rows of 2 entries, whose y it
+/// writes a vector at a time, 16 entries apart); 1.7-3.6x on power_law and heavy_rows (about 1
+/// line an entry).
+enum class MultivectorKernel { lanes, balanced, entries };
+constexpr int raw_multivector_entries_per_lane = 16;
+inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
+                                            int64_t resident_threads, double window_lines_per_entry) {
+  const int lanes = raw_multivector_lanes(num_rows > 0 ? double(nnz) / double(num_rows) : 0.0, wave);
+  const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
+  if (double(longest_row) / double(lanes) <= per_thread) return MultivectorKernel::lanes;
+  return window_lines_per_entry > raw_stage_x_min_lines_per_entry ? MultivectorKernel::entries
+                                                                  : MultivectorKernel::balanced;
+}
+
 
 /// Mode T's kernel on A (impl/csr_transpose.hpp).
 enum class TransposeKernel { rows, lanes, entries };

@@ -55,6 +55,17 @@ void csr_multivector_entries(void* stream, int entries_per_lane, int columns_per
                              int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
                              int64_t y_vector_stride, S alpha);
 
+/// Y = alpha*A*X + beta*Y for num_vectors vectors (strides as csr_multivector) over the balanced
+/// partition of csr_balanced (blocks of entries_per_block <= balanced_max_entries entries owning
+/// the rows [first_row[b], first_row[b+1])): a block reads its entries once, then stages and
+/// sums their products two vectors at a time. Rows spanning blocks take an atomic add of each
+/// block's partial, their last bits then changing from run to run. For rows of uneven length.
+template <class S, class O, class Off>
+void csr_multivector_balanced(void* stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
+                              const O* first_row, const Off* offsets, const O* cols, const S* vals,
+                              int64_t num_vectors, const S* x, int64_t x_row_stride, int64_t x_vector_stride, S* y,
+                              int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta);
+
 /// Most entries per block the raw balanced kernel stages in shared memory: BalancedCsrMatrix
 /// partitions meant for it use blocks of at most this many entries.
 constexpr int64_t balanced_max_entries = 2048;
