@@ -215,9 +215,10 @@ TYPED_TEST(Spmv, ModeTransposeDeterministic) {
 TYPED_TEST(Spmv, ModeTransposeKernelChoice) {
   using kspmv::impl::TransposeKernel;
   const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
-  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads, double shifted) {
+  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads, double shifted,
+                         double variation = 0.2) {
     const int lanes = kspmv::impl::transpose_lanes<TypeParam>(rows, nnz, shifted);
-    return kspmv::impl::transpose_kernel<TypeParam>(nnz, longest, lanes, threads);
+    return kspmv::impl::transpose_kernel<TypeParam>(nnz, longest, lanes, threads, variation);
   };
   // 10 million rows of 27 entries on 270,000 threads: 1000 entries a thread, the longest row a
   // few steps, at 16 lanes or, rows shifted like a stencil's, at 2.
@@ -225,6 +226,12 @@ TYPED_TEST(Spmv, ModeTransposeKernelChoice) {
   EXPECT_EQ(choose(10000000, 270000000, 27, 270000, 0.95), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
   // One row of 200,000 entries among rows of 3: at most 32 lanes take 6,250 steps, 10x a thread's share.
   EXPECT_EQ(choose(600000, 2000000, 200000, 270000, 0.0), gpu ? TransposeKernel::entries : TransposeKernel::rows);
+  // Rows of 35 entries on average, the longest 829 (26 steps of 32 lanes, under a thread's
+  // share): the lanes where lengths vary half their mean, the entries where they vary more
+  // than it (Groebner replicated: 2.8).
+  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 0.5), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
+  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 1.0), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
+  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 2.8), gpu ? TransposeKernel::entries : TransposeKernel::rows);
   // Rows shifted like a stencil's take 2 lanes where their average gives 8 or more; others, and
   // shorter rows, the average row's (16 for 27 entries, 4 for 7).
   if (gpu) {

@@ -442,7 +442,7 @@ void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, co
         lanes = transpose_lanes<ExecSpace>(A.num_rows(), int64_t(A.nnz()), analysis->shifted_fraction(space, A));
       }
       kernel = transpose_kernel<ExecSpace>(int64_t(A.nnz()), analysis->structure.longest_row, lanes,
-                                           int64_t(space.concurrency()));
+                                           int64_t(space.concurrency()), analysis->structure.row_length_variation());
       break;
     }
     default: break;

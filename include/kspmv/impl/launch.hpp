@@ -241,14 +241,24 @@ int transpose_lanes(int64_t num_rows, int64_t nnz, double shifted_fraction) {
 
 /// Hosts: a thread per row. GPUs: `lanes` per row (transpose_lanes), unless a row is long
 /// enough to hold up the launch: the longest row's steps at that width (longest / lanes) more
-/// than the entries an average resident thread takes (nnz / resident threads); then the entries
-/// split evenly, a thread each.
+/// than the entries an average resident thread takes (nnz / resident threads); or unless the
+/// row lengths vary more than their mean (standard deviation over mean above
+/// transpose_entries_min_variation), where lanes sized from the average leave a warp's longer
+/// rows to its few lanes while the others wait. Then the entries split evenly, a thread each.
+/// Measured on the H200 (perf_tests/results/h200_mode_t_lanes/run3, both kernels forced on the
+/// suite's 13 large matrices): the split entries 1.47x and 1.14x faster than the lanes on
+/// Groebner x500 and wiki-Vote x1000 (row lengths varying 2.8 and 3.2 times their mean, below
+/// the longest-row mark); the lanes 1.22-1.76x faster where they vary 0.3 times or less
+/// (cage10, poly_chain, the stencils, the band), 6% slower on bcsstk13 (0.54).
+constexpr double transpose_entries_min_variation = 1.0;
 template <class ExecSpace>
-TransposeKernel transpose_kernel(int64_t nnz, int64_t longest_row, int lanes, int64_t resident_threads) {
+TransposeKernel transpose_kernel(int64_t nnz, int64_t longest_row, int lanes, int64_t resident_threads,
+                                 double row_length_variation) {
   if (!is_gpu_space<ExecSpace>()) return TransposeKernel::rows;
   const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
-  return double(longest_row) / double(lanes > 0 ? lanes : 1) > per_thread ? TransposeKernel::entries
-                                                                             : TransposeKernel::lanes;
+  const bool long_row = double(longest_row) / double(lanes > 0 ? lanes : 1) > per_thread;
+  return long_row || row_length_variation > transpose_entries_min_variation ? TransposeKernel::entries
+                                                                            : TransposeKernel::lanes;
 }
 
 /// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
