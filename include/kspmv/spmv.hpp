@@ -411,8 +411,9 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
 // CSR: csr_scalar a thread per row, csr_vector lanes per row, csr_balanced a thread per entry
 // over the balanced partition (kept with A, as the automatic call's), all with atomics;
 // csr_transposed lanes per column of A over its transposed structure (kept with A), without;
-// automatic chooses by launch.hpp: transpose_kernel from the longest row and, on GPUs, the lanes
-// by transpose_lanes from the share of shifted entries (reductions, once, kept with A).
+// automatic chooses by launch.hpp: transpose_kernel from the longest row and the spread of the
+// row lengths and, on GPUs, the lanes by transpose_lanes from the share of shifted entries
+// (reductions, once, kept with A).
 inline void check_csr_transpose_options(const SpmvOptions& o) {
   const Algorithm a = o.algorithm;
   if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced &&
@@ -726,7 +727,8 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// conjugating y before and after: impl/conjugate.hpp). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
 /// CsrMatrix and BalancedCsrMatrix (A's entries added into y with atomics, so the last bits of y
 /// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
-/// entries, chosen from the longest row, or forced with csr_scalar, csr_vector, csr_balanced;
+/// entries, chosen from the longest row and the spread of the row lengths, or forced with
+/// csr_scalar, csr_vector, csr_balanced;
 /// Algorithm::csr_transposed instead reduces each column of A over A's transposed structure,
 /// built on its first call and kept with A like the analysis: the same bits every run) and
 /// CooMatrix (its atomic kernel), and throws std::invalid_argument for the other formats, an
