@@ -191,7 +191,7 @@ inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double 
 /// The raw multivector kernels: lanes per row (raw_multivector_lanes), unless the longest row at
 /// that width would take more steps than an average resident thread's share of the entries (the
 /// rule of mode T's transpose_kernel, for the same reason); then the balanced partition
-/// (raw::csr_multivector_balanced, a vector a pass), or, where the gathers of x scatter (more
+/// (raw::csr_multivector_balanced, two vectors a pass), or, where the gathers of x scatter (more
 /// than raw_stage_x_min_lines_per_entry distinct lines an entry, as stage_x_row_major), the
 /// entries split evenly over waves (raw::csr_multivector_entries, 4 or 8 vectors a pass on a
 /// row-major X: a sector of x serves 4 vectors, where a pass a vector gathers each line again
@@ -211,7 +211,6 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
   return window_lines_per_entry > raw_stage_x_min_lines_per_entry ? MultivectorKernel::entries
                                                                   : MultivectorKernel::balanced;
 }
-
 
 /// Mode T's kernel on A (impl/csr_transpose.hpp).
 enum class TransposeKernel { rows, lanes, entries };
