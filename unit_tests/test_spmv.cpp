@@ -212,26 +212,53 @@ TYPED_TEST(Spmv, ModeTransposeDeterministic) {
 
 // The choice of mode T's kernel: hosts walk rows; GPUs give rows lanes unless the longest row
 // at that width takes more steps than an average resident thread's share of the entries.
+// Both split-entries kernels of mode T (rows staged per block, or searched per entry), which
+// the automatic call times against each other on GPUs: on every random case against A^T*x,
+// with the automatic partition's blocks and with blocks too large to stage.
+TYPED_TEST(Spmv, ModeTransposeSplitEntriesStagedAndSearched) {
+  using Device = typename TestFixture::Device;
+  for_each_random_case(true, [](const kspmv::HostCsr& h, const auto& x, const auto&, const RandomCase& c) {
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const auto B = kspmv::impl::balanced_from_csr(TypeParam(), A);
+    const auto xd = to_device_vector<double, Device>(x, "x");
+    const Reference ref = reference_spmv(c.alpha, transpose_host(h), x, 0.0, std::vector<double>(h.num_cols, 0.0));
+    // Blocks of 2^17 entries, whose rows (1 MB) exceed a GPU's team scratch: searched there.
+    const kspmv::BalancedCsrMatrix<double, int, int, Device> big(A, int64_t(1) << 17, 1);
+    kspmv::impl::write_balanced_partition(TypeParam(), A, big.entries_per_block(), big.num_blocks(),
+                                          big.block_first_row, big.arrivals);
+    for (const bool staged : {true, false}) {
+      for (const auto* partition : {&B, &big}) {
+        SCOPED_TRACE(std::string(staged ? "staged" : "searched") + (partition == &big ? ", big blocks" : ""));
+        const Kokkos::View<double*, Device> y("y", h.num_cols);
+        kspmv::impl::spmv_csr_transpose_entries(TypeParam(), c.alpha, *partition, xd, y, staged);
+        const std::vector<double> got = to_std_vector(y);
+        for (int64_t j = 0; j < h.num_cols; ++j) {
+          ASSERT_NEAR(got[j], ref.y[j], 1e-13 * ref.magnitude[j]) << "column " << j;
+        }
+      }
+    }
+  });
+}
+
 TYPED_TEST(Spmv, ModeTransposeKernelChoice) {
-  using kspmv::impl::TransposeKernel;
   const bool gpu = kspmv::impl::is_gpu_space<TypeParam>();
-  const auto choose = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads, double shifted,
-                         double variation = 0.2) {
+  const auto candidates = [](int64_t rows, int64_t nnz, int64_t longest, int64_t threads, double shifted) {
     const int lanes = kspmv::impl::transpose_lanes<TypeParam>(rows, nnz, shifted);
-    return kspmv::impl::transpose_kernel<TypeParam>(nnz, longest, lanes, threads, variation);
+    const auto c = kspmv::impl::transpose_candidates<TypeParam>(nnz, longest, lanes, threads);
+    EXPECT_EQ(c.rows, !kspmv::impl::is_gpu_space<TypeParam>());
+    EXPECT_EQ(c.entries, kspmv::impl::is_gpu_space<TypeParam>());
+    return c.count();
   };
-  // 10 million rows of 27 entries on 270,000 threads: 1000 entries a thread, the longest row a
-  // few steps, at 16 lanes or, rows shifted like a stencil's, at 2.
-  EXPECT_EQ(choose(10000000, 270000000, 27, 270000, 0.5), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
-  EXPECT_EQ(choose(10000000, 270000000, 27, 270000, 0.95), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
-  // One row of 200,000 entries among rows of 3: at most 32 lanes take 6,250 steps, 10x a thread's share.
-  EXPECT_EQ(choose(600000, 2000000, 200000, 270000, 0.0), gpu ? TransposeKernel::entries : TransposeKernel::rows);
-  // Rows of 35 entries on average, the longest 829 (26 steps of 32 lanes, under a thread's
-  // share): the lanes where lengths vary half their mean, the entries where they vary more
-  // than it (Groebner replicated: 2.8).
-  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 0.5), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
-  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 1.0), gpu ? TransposeKernel::lanes : TransposeKernel::rows);
-  EXPECT_EQ(choose(2500000, 87000000, 829, 270000, 0.0, 2.8), gpu ? TransposeKernel::entries : TransposeKernel::rows);
+  // Hosts: a thread per row, nothing timed. GPUs: 10 million rows of 27 entries on 270,000
+  // threads, 1000 entries a thread, the longest row a few steps at 16 lanes or, rows shifted like
+  // a stencil's, at 2: lanes and both split-entries kernels, timed.
+  EXPECT_EQ(candidates(10000000, 270000000, 27, 270000, 0.5), gpu ? 3 : 1);
+  EXPECT_EQ(candidates(10000000, 270000000, 27, 270000, 0.95), gpu ? 3 : 1);
+  // One row of 200,000 entries among rows of 3: at most 32 lanes take 6,250 steps, 10x a
+  // thread's share: the split entries alone.
+  EXPECT_EQ(candidates(600000, 2000000, 200000, 270000, 0.0), gpu ? 2 : 1);
+  // Rows of 35 entries on average, the longest 829: 26 steps of 32 lanes, under a thread's share.
+  EXPECT_EQ(candidates(2500000, 87000000, 829, 270000, 0.0), gpu ? 3 : 1);
   // Rows shifted like a stencil's take 2 lanes where their average gives 8 or more; others, and
   // shorter rows, the average row's (16 for 27 entries, 4 for 7).
   if (gpu) {

@@ -411,9 +411,10 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
 // CSR: csr_scalar a thread per row, csr_vector lanes per row, csr_balanced a thread per entry
 // over the balanced partition (kept with A, as the automatic call's), all with atomics;
 // csr_transposed lanes per column of A over its transposed structure (kept with A), without;
-// automatic chooses by launch.hpp: transpose_kernel from the longest row and the spread of the
-// row lengths and, on GPUs, the lanes by transpose_lanes from the share of shifted entries
-// (reductions, once, kept with A).
+// automatic: hosts csr_scalar; GPUs the fastest of the split entries (rows staged or searched)
+// and the lanes (unless a row is long: launch.hpp: transpose_candidates), timed on A's first
+// call, the lanes by transpose_lanes from the share of shifted entries (reductions and timing
+// once, kept with A).
 inline void check_csr_transpose_options(const SpmvOptions& o) {
   const Algorithm a = o.algorithm;
   if (a != Algorithm::csr_scalar && a != Algorithm::csr_vector && a != Algorithm::csr_balanced &&
@@ -442,15 +443,23 @@ void dispatch_transpose(const ExecSpace& space, vector_scalar_t<YView> alpha, co
       if (is_gpu_space<ExecSpace>()) {
         lanes = transpose_lanes<ExecSpace>(A.num_rows(), int64_t(A.nnz()), analysis->shifted_fraction(space, A));
       }
-      kernel = transpose_kernel<ExecSpace>(int64_t(A.nnz()), analysis->structure.longest_row, lanes,
-                                           int64_t(space.concurrency()), analysis->structure.row_length_variation());
+      const TransposeCandidates candidates = transpose_candidates<ExecSpace>(
+          int64_t(A.nnz()), analysis->structure.longest_row, lanes, int64_t(space.concurrency()));
+      if (candidates.count() > 1) {
+        const auto& B = analysis->balanced(space, A);
+        kernel = analysis->timed_transpose_kernel([&] {
+          return time_transpose_kernels<ExecSpace, CsrMatrix<S, O, Off, D>, std::decay_t<decltype(B)>, XView, YView>(
+              space, A, B, x, lanes, candidates.lanes);
+        });
+      }
       break;
     }
     default: break;
   }
   scale_y(space, beta, y);
-  if (kernel == TransposeKernel::entries) {
-    spmv_csr_transpose_entries(space, alpha, csr_analysis(space, A)->balanced(space, A), x, y);
+  if (kernel == TransposeKernel::entries || kernel == TransposeKernel::entries_searched) {
+    spmv_csr_transpose_entries(space, alpha, csr_analysis(space, A)->balanced(space, A), x, y,
+                               kernel == TransposeKernel::entries);
   } else if (kernel == TransposeKernel::lanes) {
     spmv_csr_transpose_lanes(space, alpha, A, x, y, lanes);
   } else {
@@ -727,7 +736,8 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix
 /// conjugating y before and after: impl/conjugate.hpp). Mode T needs x of num_rows entries and y of num_cols; it runs without forming A^T on
 /// CsrMatrix and BalancedCsrMatrix (A's entries added into y with atomics, so the last bits of y
 /// may change from run to run on parallel backends: by rows, vector lanes per row or evenly split
-/// entries, chosen from the longest row and the spread of the row lengths, or forced with
+/// entries: on GPUs the fastest of these (the lanes not where a row is long), timed on the first
+/// call in mode T (4-12 extra products into a scratch vector, once, kept with A); or forced with
 /// csr_scalar, csr_vector, csr_balanced;
 /// Algorithm::csr_transposed instead reduces each column of A over A's transposed structure,
 /// built on its first call and kept with A like the analysis: the same bits every run) and

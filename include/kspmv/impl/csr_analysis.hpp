@@ -151,6 +151,16 @@ class CsrAnalysis {
     return m_shifted_fraction;
   }
 
+  /// Mode T's kernel where several apply (launch.hpp: transpose_candidates): `time()`
+  /// (csr_transpose.hpp: time_transpose_kernels) on the first call that asks, kept. `time` must
+  /// not call back into this analysis.
+  template <class Time>
+  TransposeKernel timed_transpose_kernel(Time&& time) const {
+    std::lock_guard<std::mutex> lock(m_timing_mutex);  // not m_mutex: timing takes a while
+    if (m_transpose_kernel < 0) m_transpose_kernel = int(time());
+    return TransposeKernel(m_transpose_kernel);
+  }
+
   /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks.
   size_t bytes() const {
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -180,6 +190,8 @@ class CsrAnalysis {
   mutable std::mutex m_mutex;
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
   mutable double m_shifted_fraction = -1;  // not measured yet
+  mutable std::mutex m_timing_mutex;
+  mutable int m_transpose_kernel = -1;  // a TransposeKernel, once timed
 };
 
 /// What analyse_csr learned, the balanced partition if it made one, and whether it ran the

@@ -190,7 +190,7 @@ inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double 
 
 /// The raw multivector kernels: lanes per row (raw_multivector_lanes), unless the longest row at
 /// that width would take more steps than an average resident thread's share of the entries (the
-/// rule of mode T's transpose_kernel, for the same reason); then the balanced partition
+/// rule of mode T's transpose_candidates, for the same reason); then the balanced partition
 /// (raw::csr_multivector_balanced, two vectors a pass), or, where the gathers of x scatter (more
 /// than raw_stage_x_min_lines_per_entry distinct lines an entry, as stage_x_row_major), the
 /// entries split evenly over waves (raw::csr_multivector_entries, 4 or 8 vectors a pass on a
@@ -212,8 +212,9 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
                                                                   : MultivectorKernel::balanced;
 }
 
-/// Mode T's kernel on A (impl/csr_transpose.hpp).
-enum class TransposeKernel { rows, lanes, entries };
+/// Mode T's kernels on A (impl/csr_transpose.hpp): a thread per row, lanes per row, the entries
+/// split evenly with the rows of a block's entries staged (`entries`) or searched for each.
+enum class TransposeKernel { rows, lanes, entries, entries_searched };
 
 /// Lanes per row of mode T's lanes kernel. Where rows repeat the row before them one column to
 /// the right (stencils, bands: at least transpose_shifted_min_fraction of the entries, by
@@ -238,26 +239,35 @@ int transpose_lanes(int64_t num_rows, int64_t nnz, double shifted_fraction) {
              : average_lanes;
 }
 
-/// Hosts: a thread per row. GPUs: `lanes` per row (transpose_lanes), unless a row is long
-/// enough to hold up the launch: the longest row's steps at that width (longest / lanes) more
-/// than the entries an average resident thread takes (nnz / resident threads); or unless the
-/// row lengths vary more than their mean (standard deviation over mean above
-/// transpose_entries_min_variation), where lanes sized from the average leave a warp's longer
-/// rows to its few lanes while the others wait. Then the entries split evenly, a thread each.
-/// Measured on the H200 (perf_tests/results/h200_mode_t_lanes/run3, both kernels forced on the
-/// suite's 13 large matrices): the split entries 1.47x and 1.14x faster than the lanes on
-/// Groebner x500 and wiki-Vote x1000 (row lengths varying 2.8 and 3.2 times their mean, below
-/// the longest-row mark); the lanes 1.22-1.76x faster where they vary 0.3 times or less
-/// (cage10, poly_chain, the stencils, the band), 6% slower on bcsstk13 (0.54).
-constexpr double transpose_entries_min_variation = 1.0;
+/// The kernels mode T's automatic call chooses from on A; where more than one, the fastest, timed
+/// on A's first call (csr_transpose.hpp: time_transpose_kernels). Hosts: a thread per row.
+/// GPUs: the split entries, staged and searched, and the lanes kernel unless a row is long
+/// enough to hold it up (the longest row's steps at `lanes` per row, longest / lanes, more than
+/// the entries an average resident thread takes, nnz / resident threads). No measure of the
+/// structure told the fastest apart on the H200 (perf_tests/results/h200_mode_t_entries/): the
+/// lanes were 1.1-1.3x faster than the staged entries on meshes and on rows shifted like a
+/// stencil's (cage10, dw8192, cti, the 27-point Poisson at 2 lanes) and 1.1-2.1x slower on rows
+/// of the same evenness and length elsewhere (bcsstk13, sherman2, lp_fit2p, ScaleMicrogrid);
+/// the searched entries beat the staged where many rows share a column. The rule before, by
+/// the spread of the row lengths, took the slower of lanes and entries on 7 of the 28 real
+/// matrices not tuned on where it took the lanes.
+struct TransposeCandidates {
+  bool rows = false;     // hosts: the only one
+  bool lanes = false;
+  bool entries = false;  // both split-entries kernels
+  int count() const { return int(rows) + int(lanes) + 2 * int(entries); }
+};
 template <class ExecSpace>
-TransposeKernel transpose_kernel(int64_t nnz, int64_t longest_row, int lanes, int64_t resident_threads,
-                                 double row_length_variation) {
-  if (!is_gpu_space<ExecSpace>()) return TransposeKernel::rows;
+TransposeCandidates transpose_candidates(int64_t nnz, int64_t longest_row, int lanes, int64_t resident_threads) {
+  TransposeCandidates c;
+  if (!is_gpu_space<ExecSpace>()) {
+    c.rows = true;
+    return c;
+  }
   const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
-  const bool long_row = double(longest_row) / double(lanes > 0 ? lanes : 1) > per_thread;
-  return long_row || row_length_variation > transpose_entries_min_variation ? TransposeKernel::entries
-                                                                            : TransposeKernel::lanes;
+  c.lanes = double(longest_row) / double(lanes > 0 ? lanes : 1) <= per_thread;
+  c.entries = true;
+  return c;
 }
 
 /// Threads per block of the raw balanced kernel. Its blocks stage 2048 products in shared memory;
