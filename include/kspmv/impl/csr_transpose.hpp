@@ -178,6 +178,8 @@ void spmv_csr_transpose_entries(const ExecSpace& space, typename YView::non_cons
                          Functor{B.csr.row_offsets, B.csr.col_indices, B.csr.values, B.block_first_row, x, y, alpha, nnz,
                                  entries});
   } else {
+    // AUTO: 128 threads on the H200. 256 made this form as slow as the staged one where many
+    // rows share a column, the case it is kept for (arrow x600 3183 -> 4175 us; lab/call10).
     using Functor = CsrTransposeEntriesFunctor<ExecSpace, Balanced, XView, YView, false>;
     Kokkos::parallel_for("kspmv::spmv[csr_transpose_entries_searched]",
                          Kokkos::TeamPolicy<ExecSpace>(space, int(blocks), Kokkos::AUTO),
