@@ -15,6 +15,7 @@ add_custom_command(OUTPUT ${_object}
           -c ${CMAKE_SOURCE_DIR}/src/raw/raw_spmv.cpp -o ${_object}
   DEPENDS ${CMAKE_SOURCE_DIR}/src/raw/raw_spmv.cpp ${CMAKE_SOURCE_DIR}/src/raw/kernels.hpp ${CMAKE_SOURCE_DIR}/src/raw/cg_grid.hpp
           ${CMAKE_SOURCE_DIR}/src/raw/cg_steps.hpp ${CMAKE_SOURCE_DIR}/src/raw/csr_multivector_balanced.hpp
+          ${CMAKE_SOURCE_DIR}/src/raw/csr_multivector_row_lanes.hpp ${CMAKE_SOURCE_DIR}/src/raw/csr_multivector_chunks.hpp
           ${CMAKE_SOURCE_DIR}/include/kspmv/impl/raw_cg.hpp
           ${CMAKE_SOURCE_DIR}/include/kspmv/impl/raw.hpp
   COMMENT "hipcc: raw kernels for ${KSPMV_HIP_ARCH} (compile only)" VERBATIM)

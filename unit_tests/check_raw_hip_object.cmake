@@ -1,7 +1,9 @@
 # ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
 # wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
-# vectors a pass, csr_multivector_balanced_kernel<64, 2, BetaIsZero> with its scale kernel,
+# vectors a pass in its three pass forms, csr_multivector_balanced_kernel<64, 2, BetaIsZero> with
+# its scale kernel, csr_multivector_row_lanes_kernel and csr_multivector_chunks_kernel<64, Group,
+# Width> for the six shapes of 4, 8 and 16 vectors a pass (the chunks' scale kernel too),
 # csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
 # with double vectors on CSR's: mixed precision) with its
@@ -47,12 +49,26 @@ foreach(group 1 2 4 8 16 32 64)
 endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   expect_symbol("blocked_ell_kernelILi6ELb0E${types}")
-  foreach(columns 4 8)
-    foreach(beta_is_zero 0 1)
-      # csr_multivector_kernel<WaveSize=64, Columns, BetaIsZero, Scalar, Ordinal, Offset>
-      expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}E${types}")
+  string(SUBSTRING "${types}" 0 1 scalar)
+  string(SUBSTRING "${types}" 2 1 offset)
+  foreach(beta_is_zero 0 1)
+    foreach(passes 0 1 2)
+      foreach(columns 4 8)
+        # csr_multivector_kernel<WaveSize=64, Columns, BetaIsZero, Passes, Scalar, Ordinal, Offset>
+        expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}ELi${passes}E${types}")
+      endforeach()
+      # the row lanes and chunks: <64, Group, Width, BetaIsZero, Passes, Scalar, Ordinal, Offset>
+      foreach(group_width 2_2 4_1 4_2 8_1 8_2 16_1)
+        string(REPLACE "_" ";" gw "${group_width}")
+        list(GET gw 0 group)
+        list(GET gw 1 width)
+        foreach(kernel row_lanes chunks)
+          expect_symbol("csr_multivector_${kernel}_kernelILi64ELi${group}ELi${width}ELb${beta_is_zero}ELi${passes}E${types}")
+        endforeach()
+      endforeach()
     endforeach()
   endforeach()
+  expect_symbol("csr_multivector_chunks_scale_kernelI${scalar}${offset}E")
   foreach(beta_is_zero 0 1)
     expect_symbol("csr_multivector_balanced_kernelILi64ELi2ELb${beta_is_zero}E${types}")
   endforeach()

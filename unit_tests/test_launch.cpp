@@ -52,6 +52,19 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.76), MultivectorKernel::entries);
 }
 
+// On a row-major X from 5 vectors on, the lanes over the vectors: the row lanes for the lanes
+// kernel, the chunks for the balanced one; the split entries stay; 4 vectors or fewer unchanged.
+TEST(Launch, RowMajorMultivectorKernel) {
+  using kspmv::impl::MultivectorKernel;
+  using kspmv::impl::row_major_multivector_kernel;
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 4), MultivectorKernel::lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 4), MultivectorKernel::balanced);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 5), MultivectorKernel::row_lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 5), MultivectorKernel::chunks);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::entries, 16), MultivectorKernel::entries);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 100), MultivectorKernel::row_lanes);
+}
+
 TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {
   using kspmv::impl::stage_x_row_major;
   EXPECT_TRUE(stage_x_row_major(1, 8, 1.0));     // LayoutLeft, random columns

@@ -430,7 +430,8 @@ TYPED_TEST(Spmv, MultivectorHandComputed) {
 
 // Every random case (empty rows, a huge row, no rows or columns, alpha 0, beta 0 with NaN in Y,
 // tall and wide shapes) with 1 to 17 vectors in both layouts, modes N and T, every algorithm
-// that takes several vectors (on GPUs the raw lanes per row and the balanced kernel), on CSR and
+// that takes several vectors (on GPUs the raw lanes per row and the balanced kernel; the
+// automatic call in LayoutRight from 5 vectors on the row lanes or chunks), on CSR and
 // load-balanced CSR, in double and float.
 TYPED_TEST(Spmv, MultivectorEveryCase) {
   const uint64_t seed = test_seed();
@@ -525,7 +526,8 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
 
 // Column-major X on a matrix beyond the GPU's cache with random columns: the raw kernels read a
 // row-major copy of X (launch.hpp: stage_x_row_major), both the lanes kernel (rows of even
-// length) and the split entries (a row of a million entries: launch.hpp, multivector_kernel).
+// length; at 8 vectors the row lanes) and the split entries (a row of a million entries:
+// launch.hpp, multivector_kernel).
 // GPUs with the raw kernels only: elsewhere nothing is copied.
 TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
   if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
@@ -538,7 +540,8 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       SCOPED_TRACE(long_row ? "a row of a million entries" : "rows of 0 to 16 entries");
       const kspmv::HostCsr h = random_csr({n, n, 16, 0.0, long_row}, rng);
       const auto A = kspmv::to_device<double, int, int, Device>(h);
-      const int64_t k = 3;
+      for (const int64_t k : {int64_t(3), int64_t(8)}) {
+      SCOPED_TRACE(std::to_string(k) + " vectors");
       Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", n, k), Y("Y", n, k);
       std::vector<std::vector<double>> x(k), y0(k);
       auto xh = Kokkos::create_mirror(X);
@@ -562,11 +565,102 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
                                                           int64_t(TypeParam().concurrency()),
                                                           structure.window_lines_per_entry);
       EXPECT_EQ(kernel, long_row ? kspmv::impl::MultivectorKernel::entries : kspmv::impl::MultivectorKernel::lanes);
+      EXPECT_EQ(kspmv::impl::row_major_multivector_kernel(kernel, k),
+                long_row ? kspmv::impl::MultivectorKernel::entries
+                         : (k >= 5 ? kspmv::impl::MultivectorKernel::row_lanes : kspmv::impl::MultivectorKernel::lanes));
       Kokkos::deep_copy(yh, Y);
       for (int64_t j = 0; j < k; ++j) {
         std::vector<double> column(n);
         for (int64_t i = 0; i < n; ++i) column[i] = yh(i, j);
         EXPECT_TRUE(matches_reference(column, reference_spmv(1.5, h, x[j], -0.5, y0[j])));
+      }
+      }
+    }
+  }
+}
+
+// The kernels with lanes over the vectors of a row-major X (src/raw/csr_multivector_row_lanes.hpp,
+// csr_multivector_chunks.hpp), called directly on every random case and on rows ending exactly
+// where a chunk of 32 entries does, followed by empty rows (the chunks' scale kernel writes those)
+// and ending at nnz: 5 to 17 vectors, X's rows aligned for two vectors a lane (k even) or not (k
+// odd, or X the columns 1..k of a View of k + 1), Y LayoutRight and LayoutLeft. The plain call
+// takes them on the raw backends from 5 vectors on (launch.hpp: row_major_multivector_kernel).
+TYPED_TEST(Spmv, MultivectorRowLanesAndChunks) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend";
+  } else {
+    using Device = typename TestFixture::Device;
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<RandomCase> cases(std::begin(random_cases), std::end(random_cases));
+    kspmv::HostCsr edges;  // rows of 32, 0, 0, 0, 5, 40, 0, 0 entries in 30 columns
+    edges.num_rows = 8;
+    edges.num_cols = 30;
+    for (const int length : {32, 0, 0, 0, 5, 40, 0, 0}) {
+      for (int e = 0; e < length; ++e) {
+        edges.col_indices.push_back((e * 7) % 30);
+        edges.values.push_back(1.0 + 0.25 * e);
+      }
+      edges.row_offsets.push_back(int64_t(edges.col_indices.size()));
+    }
+    for (const bool chunks : {false, true}) {
+      for (size_t c = 0; c <= cases.size(); ++c) {
+        const bool edge = c == cases.size();
+        SCOPED_TRACE(std::string(chunks ? "chunks, " : "row lanes, ") + (edge ? "chunk edges" : cases[c].what));
+        const kspmv::HostCsr h = edge ? edges : random_csr(cases[c].shape, rng);
+        const double alpha = edge ? 1.5 : cases[c].alpha, beta = edge ? 0.0 : cases[c].beta;
+        const bool nan_in_y = edge || cases[c].nan_in_y;
+        const auto A = kspmv::to_device<double, int, int, Device>(h);
+        for (const int64_t k : {5, 6, 8, 9, 16, 17}) {
+          for (const bool offset_x : {false, true}) {
+            for (const bool left_y : {false, true}) {
+              SCOPED_TRACE("k = " + std::to_string(k) + (offset_x ? ", X from column 1" : "") +
+                           (left_y ? ", Y LayoutLeft" : ""));
+              Kokkos::View<double**, Kokkos::LayoutRight, Device> wide_x("X", h.num_cols, k + 1);
+              const auto X = Kokkos::subview(wide_x, Kokkos::ALL(), Kokkos::make_pair(offset_x ? 1 : 0, int(k) + (offset_x ? 1 : 0)));
+              Kokkos::View<double**, Kokkos::LayoutLeft, Device> y_left("Y", h.num_rows, k);
+              Kokkos::View<double**, Kokkos::LayoutRight, Device> y_right("Y", h.num_rows, k);
+              std::vector<std::vector<double>> x(k), y0(k);
+              auto xh = Kokkos::create_mirror(wide_x);
+              auto ylh = Kokkos::create_mirror(y_left);
+              auto yrh = Kokkos::create_mirror(y_right);
+              for (int64_t j = 0; j < k; ++j) {
+                x[j] = random_vector(size_t(h.num_cols), rng);
+                y0[j] = random_vector(size_t(h.num_rows), rng);
+                if (nan_in_y) std::fill(y0[j].begin(), y0[j].end(), nan);
+                for (int64_t i = 0; i < h.num_cols; ++i) xh(i, j + (offset_x ? 1 : 0)) = x[j][i];
+                for (int64_t i = 0; i < h.num_rows; ++i) ylh(i, j) = yrh(i, j) = y0[j][i];
+              }
+              Kokkos::deep_copy(wide_x, xh);
+              Kokkos::deep_copy(y_left, ylh);
+              Kokkos::deep_copy(y_right, yrh);
+              double* y = left_y ? y_left.data() : y_right.data();
+              const int64_t y_row = left_y ? 1 : k, y_vector = left_y ? h.num_rows : 1;
+              const TypeParam space;
+              if (chunks) {
+                const auto& partition = kspmv::impl::csr_analysis(space, A)->balanced(space, A);
+                kspmv::impl::raw::csr_multivector_chunks<double, int, int>(
+                    kspmv::impl::native_stream(space), A.num_rows(), int64_t(A.nnz()), partition.entries_per_block(),
+                    partition.block_first_row.data(), k, A.row_offsets.data(), A.col_indices.data(),
+                    A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row, y_vector, alpha, beta);
+              } else {
+                kspmv::impl::raw::csr_multivector_row_lanes<double, int, int>(
+                    kspmv::impl::native_stream(space), A.num_rows(), k, A.row_offsets.data(), A.col_indices.data(),
+                    A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row, y_vector, alpha, beta);
+              }
+              space.fence();
+              Kokkos::deep_copy(ylh, y_left);
+              Kokkos::deep_copy(yrh, y_right);
+              for (int64_t j = 0; j < k; ++j) {
+                std::vector<double> column(size_t(h.num_rows));
+                for (int64_t i = 0; i < h.num_rows; ++i) column[i] = left_y ? ylh(i, j) : yrh(i, j);
+                EXPECT_TRUE(matches_reference(column, reference_spmv(alpha, h, x[j], beta, y0[j])))
+                    << "vector " << j << " of " << k;
+              }
+            }
+          }
+        }
       }
     }
   }

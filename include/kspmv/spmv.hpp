@@ -501,7 +501,8 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // entries by launch.hpp: multivector_kernel from the longest row and the lines of x an entry
 // gathers (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
 // of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
-// is; a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes
+// is; on a row-major X from 5 vectors on, lanes over the vectors instead of the lanes and
+// balanced kernels (row_major_multivector_kernel); a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes
 // per row (with lanes_per_row as its group), csr_balanced the raw balanced kernel. Mode T: vector
 // CSR's lanes per row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -547,9 +548,26 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       const int64_t k = int64_t(x.extent(1));
       const CsrStructure& structure = csr_analysis(space, A)->structure;
       MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
+      // A column-major X whose gathers scatter is read from a row-major copy (launch.hpp), but
+      // by the balanced kernel.
+      bool stage = false;
       if (a == Algorithm::automatic) {
         kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave,
                                     int64_t(space.concurrency()), structure.window_lines_per_entry);
+        stage = kernel != MultivectorKernel::balanced &&
+                stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry);
+        if (stage || x.stride(1) == 1) kernel = row_major_multivector_kernel(kernel, k);
+      } else if (kernel == MultivectorKernel::lanes) {
+        stage = stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry);
+      }
+      if (kernel == MultivectorKernel::chunks) {  // X row-major as it is
+        const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
+        raw::csr_multivector_chunks<S, O, Off>(native_stream(space), A.num_rows(), int64_t(A.nnz()),
+                                               partition.entries_per_block(), partition.block_first_row.data(), k,
+                                               A.row_offsets.data(), A.col_indices.data(), A.values.data(),
+                                               x.data(), int64_t(x.stride(0)), y.data(), int64_t(y.stride(0)),
+                                               int64_t(y.stride(1)), alpha, beta);
+        return;
       }
       if (kernel == MultivectorKernel::balanced) {  // a vector a pass: X as it is
         const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
@@ -560,17 +578,22 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
             int64_t(y.stride(1)), alpha, beta);
         return;
       }
-      // Column-major X whose gathers scatter: the kernels read a row-major copy (launch.hpp).
       const S* x_data = x.data();
       int64_t x_row_stride = int64_t(x.stride(0)), x_vector_stride = int64_t(x.stride(1));
       Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space> x_row_major;
-      if (stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry)) {
+      if (stage) {
         x_row_major = decltype(x_row_major)(
             Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[x_row_major]"), x.extent(0), k);
         copy_rows(space, x, x_row_major);
         x_data = x_row_major.data();
         x_row_stride = k;
         x_vector_stride = 1;
+      }
+      if (kernel == MultivectorKernel::row_lanes) {
+        raw::csr_multivector_row_lanes<S, O, Off>(native_stream(space), A.num_rows(), k, A.row_offsets.data(),
+                                                  A.col_indices.data(), A.values.data(), x_data, x_row_stride,
+                                                  y.data(), int64_t(y.stride(0)), int64_t(y.stride(1)), alpha, beta);
+        return;
       }
       if (kernel == MultivectorKernel::entries) {
         scale_y(space, beta, y);
@@ -590,7 +613,8 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       raw::csr_multivector<S, O, Off>(native_stream(space), lanes, multivector_columns_per_pass(k), A.num_rows(), k,
                                       A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
                                       x_row_stride, x_vector_stride, y.data(), int64_t(y.stride(0)),
-                                      int64_t(y.stride(1)), alpha, beta);
+                                      int64_t(y.stride(1)), alpha, beta,
+                                      structure.window_lines_per_entry > raw_stage_x_min_lines_per_entry);
       return;
     }
   }

@@ -84,14 +84,17 @@ __global__ void __launch_bounds__(kBlockSize)
   int head_end = n, shift = 0;
   for (int64_t j = 0; j < num_vectors; j += Vectors) {
     const int count = num_vectors - j < Vectors ? int(num_vectors - j) : Vectors;  // vectors this pass
+    // Gathers unguarded (entries past n hold column 0, a vector past count is the pass's last):
+    // a branch around each would wait on it alone (csr_multivector_kernel's note).
 #pragma unroll
     for (int u = 0; u < Vectors; ++u) {
-      if (u < count) {
-        const S* xu = x + (j + u) * x_vector_stride;
+      const S* xu = x + (j + (u < count ? u : count - 1)) * x_vector_stride;
+      S p[kItems];
 #pragma unroll
-        for (int i = 0; i < kItems; ++i) {
-          if (i * BlockSize + tid < n) products[u][i * BlockSize + tid] = v[i] * xu[int64_t(c[i]) * x_row_stride];
-        }
+      for (int i = 0; i < kItems; ++i) p[i] = v[i] * xu[int64_t(c[i]) * x_row_stride];
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        if (u < count && i * BlockSize + tid < n) products[u][i * BlockSize + tid] = p[i];
       }
     }
     __syncthreads();  // the products, and (first pass) the staged offsets and long_count = 0

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace kspmv {
 namespace impl {
@@ -152,7 +153,27 @@ __global__ void __launch_bounds__(kBlockSize)
 // pass over a row's entries serves Columns vectors; the row is walked again for each further
 // Columns vectors, from the caches (its entries are plain loads, not marked evict-first, for
 // that). Every lane of a wave runs the same passes: the group sums shuffle across the wave.
-template <int WaveSize, int Columns, bool BetaIsZero, class S, class O, class Off>
+// Passes: kOnePass where num_vectors == Columns, kWholePasses where Columns divides it, else
+// kAnyPasses (a pass's vectors past its count gather its last one again and write nothing). The
+// first two know their counts at compile time: 40 and 48 registers a thread in double against
+// 60-64 (CUDA 13, sm_90), so 6 and 5 blocks of 256 threads a multiprocessor against 4, and these
+// gathers wait on memory: at 8 vectors in LayoutLeft the general form took 1.4-1.7x the time of
+// a lab copy of the one-pass form (38 registers) on bcsstk13, poly_chain, cage10, Groebner
+// replicated (H200, perf_tests/results/h200_vectors_row_lanes/lab/). But where gathers scatter
+// (gathers_scatter) the general form stays: with 6-8 blocks the L1 lost x's lines between a
+// lane's gathers of one row of a row-major X (uniform random at 4 vectors in LayoutRight 1.5x
+// slower in the suite, 1.4x in the lab).
+enum MultivectorPasses { kOnePass, kWholePasses, kAnyPasses };
+template <int Value>
+using constant = std::integral_constant<int, Value>;
+// pick(constant<Passes>) for num_vectors at PerPass vectors a pass (kAnyPasses where general).
+template <int PerPass, class Pick>
+auto pick_passes(int64_t num_vectors, bool general, Pick&& pick) {
+  return general || num_vectors % PerPass != 0 ? pick(constant<kAnyPasses>())
+         : num_vectors == PerPass              ? pick(constant<kOnePass>())
+                                               : pick(constant<kWholePasses>());
+}
+template <int WaveSize, int Columns, bool BetaIsZero, int Passes, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     csr_multivector_kernel(int64_t num_rows, int group_shift, int64_t num_vectors, const Off* __restrict__ offsets,
                            const O* __restrict__ cols, const S* __restrict__ vals, const S* __restrict__ x,
@@ -163,8 +184,10 @@ __global__ void __launch_bounds__(kBlockSize)
   const int lane = int(threadIdx.x) & (group - 1);
   const bool active = row < num_rows;
   const Off begin = active ? offsets[row] : Off(0), end = active ? offsets[row + 1] : Off(0);
-  for (int64_t first = 0; first < num_vectors; first += Columns) {
-    const int count = num_vectors - first < Columns ? int(num_vectors - first) : Columns;
+  const int64_t vectors = Passes == kOnePass ? int64_t(Columns) : num_vectors;
+  for (int64_t first = 0; first < vectors; first += Columns) {
+    const int count =
+        Passes != kAnyPasses ? Columns : (num_vectors - first < Columns ? int(num_vectors - first) : Columns);
     const S* x_first = x + first * x_vector_stride;
     S sum[Columns];
 #pragma unroll
@@ -173,9 +196,7 @@ __global__ void __launch_bounds__(kBlockSize)
       const S v = vals[k];
       const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
 #pragma unroll
-      for (int j = 0; j < Columns; ++j) {
-        if (j < count) sum[j] += v * x_entry[j * x_vector_stride];
-      }
+      for (int j = 0; j < Columns; ++j) sum[j] += v * x_entry[(j < count ? j : count - 1) * x_vector_stride];
     }
 #pragma unroll
     for (int j = 0; j < Columns; ++j) sum[j] = group_sum(sum[j], group);
@@ -282,7 +303,9 @@ __global__ void __launch_bounds__(kBlockSize)
         const S v = vals[k];
         const S* x_entry = x_first + int64_t(cols[k]) * x_row_stride;
 #pragma unroll
-        for (int j = 0; j < Columns; ++j) sum[j] = j < count ? v * x_entry[j * x_vector_stride] : S(0);
+        for (int j = 0; j < Columns; ++j) sum[j] = v * x_entry[(j < count ? j : count - 1) * x_vector_stride];
+#pragma unroll
+        for (int j = 0; j < Columns; ++j) sum[j] = j < count ? sum[j] : S(0);  // gathers unguarded, as above
       } else {
 #pragma unroll
         for (int j = 0; j < Columns; ++j) sum[j] = 0;
@@ -800,7 +823,7 @@ template <int WaveSize, int Columns, class S, class O, class Off>
 void launch_csr_multivector(stream_type stream, int group_size, int64_t num_rows, int64_t num_vectors,
                             const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
                             int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha,
-                            S beta) {
+                            S beta, bool gathers_scatter = false) {
   int shift = 0;
   while ((1 << shift) < group_size) ++shift;
   if (group_size < 1 || (1 << shift) != group_size || group_size > WaveSize) {
@@ -809,8 +832,12 @@ void launch_csr_multivector(stream_type stream, int group_size, int64_t num_rows
   }
   if (num_rows == 0 || num_vectors == 0) return;
   const unsigned blocks = blocks_for(num_rows * group_size);
-  auto kernel = beta == S(0) ? csr_multivector_kernel<WaveSize, Columns, true, S, O, Off>
-                             : csr_multivector_kernel<WaveSize, Columns, false, S, O, Off>;
+  const auto pick = [&](auto passes) {
+    constexpr int P = decltype(passes)::value;
+    return beta == S(0) ? csr_multivector_kernel<WaveSize, Columns, true, P, S, O, Off>
+                        : csr_multivector_kernel<WaveSize, Columns, false, P, S, O, Off>;
+  };
+  auto kernel = pick_passes<Columns>(num_vectors, gathers_scatter, pick);
   kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, shift, num_vectors, offsets, cols, vals, x, x_row_stride,
                                             x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
   check_launch("csr_multivector");

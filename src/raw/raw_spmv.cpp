@@ -7,6 +7,9 @@
 #include "cg_steps.hpp"
 // after kernels.hpp, whose device functions it uses
 #include "csr_multivector_balanced.hpp"
+// after kernels.hpp; csr_multivector_chunks.hpp after csr_multivector_row_lanes.hpp
+#include "csr_multivector_row_lanes.hpp"
+#include "csr_multivector_chunks.hpp"
 
 #include "kspmv/impl/raw.hpp"
 
@@ -31,14 +34,17 @@ void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offse
 template <class S, class O, class Off>
 void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t num_rows, int64_t num_vectors,
                      const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
-                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
+                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta,
+                     bool gathers_scatter) {
   const auto s = static_cast<stream_type>(stream);
   if (columns_per_pass == 4) {
     launch_csr_multivector<kWaveSize, 4>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
-                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta,
+                                         gathers_scatter);
   } else if (columns_per_pass == 8) {
     launch_csr_multivector<kWaveSize, 8>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
-                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta,
+                                         gathers_scatter);
   } else {
     throw std::invalid_argument("kspmv raw csr_multivector: " + std::to_string(columns_per_pass) +
                                 " vectors a pass; the kernel keeps 4 or 8");
@@ -71,6 +77,24 @@ void csr_multivector_balanced(void* stream, int64_t nnz, int64_t entries_per_blo
   launch_csr_multivector_balanced<kWaveSize>(static_cast<stream_type>(stream), nnz, entries_per_block, num_blocks,
                                              first_row, offsets, cols, vals, num_vectors, x, x_row_stride,
                                              x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+}
+
+template <class S, class O, class Off>
+void csr_multivector_row_lanes(void* stream, int64_t num_rows, int64_t num_vectors, const Off* offsets, const O* cols,
+                               const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
+                               int64_t y_vector_stride, S alpha, S beta) {
+  launch_csr_multivector_row_lanes<kWaveSize>(static_cast<stream_type>(stream), num_rows, num_vectors, offsets, cols,
+                                              vals, x, x_row_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+}
+
+template <class S, class O, class Off>
+void csr_multivector_chunks(void* stream, int64_t num_rows, int64_t nnz, int64_t entries_per_block,
+                            const O* first_row, int64_t num_vectors, const Off* offsets, const O* cols,
+                            const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
+                            int64_t y_vector_stride, S alpha, S beta) {
+  launch_csr_multivector_chunks<kWaveSize>(static_cast<stream_type>(stream), num_rows, nnz, entries_per_block,
+                                           first_row, num_vectors, offsets, cols, vals, x, x_row_stride, y,
+                                           y_row_stride, y_vector_stride, alpha, beta);
 }
 
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
@@ -346,6 +370,8 @@ void instantiate(void (**addresses)()) {
   addresses[8] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
   addresses[9] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
   addresses[10] = reinterpret_cast<void (*)()>(&csr_multivector_balanced<S, O, Off>);
+  addresses[11] = reinterpret_cast<void (*)()>(&csr_multivector_row_lanes<S, O, Off>);
+  addresses[12] = reinterpret_cast<void (*)()>(&csr_multivector_chunks<S, O, Off>);
 }
 // Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
 template <class O, class Off>

@@ -201,7 +201,7 @@ inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double 
 /// 0.44-0.93x in LayoutRight but for arrow at 16 vectors (1.35x: rows of 2 entries, whose y it
 /// writes a vector at a time, 16 entries apart); 1.7-3.6x on power_law and heavy_rows (about 1
 /// line an entry).
-enum class MultivectorKernel { lanes, balanced, entries };
+enum class MultivectorKernel { lanes, balanced, entries, row_lanes, chunks };
 constexpr int raw_multivector_entries_per_lane = 16;
 inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
                                             int64_t resident_threads, double window_lines_per_entry) {
@@ -210,6 +210,27 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
   if (double(longest_row) / double(lanes) <= per_thread) return MultivectorKernel::lanes;
   return window_lines_per_entry > raw_stage_x_min_lines_per_entry ? MultivectorKernel::entries
                                                                   : MultivectorKernel::balanced;
+}
+
+/// On a row-major X (a row's vectors contiguous: LayoutRight, or the copy stage_x_row_major
+/// makes) from row_major_min_vectors vectors on, the kernels with their lanes over the vectors
+/// instead (src/raw/csr_multivector_row_lanes.hpp, csr_multivector_chunks.hpp): each entry's
+/// gathers one contiguous read of the row's vectors by a group of lanes. lanes becomes row_lanes,
+/// balanced (uneven rows) chunks; the split entries stay. Measured in a raw lab on the H200
+/// (perf_tests/results/h200_vectors_row_lanes/lab/, 50-190M entries, LayoutRight): at 8 vectors
+/// the row lanes took 0.53-0.76x the lanes kernel's time on 7 matrices of even rows, the chunks
+/// 0.35-0.66x the balanced kernel's on rajat01, wiki-Vote, arrow, ca-CondMat; at 4 vectors (a row
+/// of X one sector, which the entries' lanes share) the row lanes took 1.07-1.49x the lanes
+/// kernel's time on 5 matrices. In the suite, their first form beside the code before in one
+/// call (h200_vectors_row_lanes/call3_first_form/): the plain call at 8 vectors in LayoutRight
+/// 0.44-0.68x its time before on the 7 real matrices, 0.51-0.83x on the 4 generated ones it
+/// changed (power_law and heavy_rows keep the split entries).
+constexpr int64_t row_major_min_vectors = 5;
+inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors) {
+  if (num_vectors < row_major_min_vectors) return kernel;
+  if (kernel == MultivectorKernel::lanes) return MultivectorKernel::row_lanes;
+  if (kernel == MultivectorKernel::balanced) return MultivectorKernel::chunks;
+  return kernel;
 }
 
 /// Mode T's kernels on A (impl/csr_transpose.hpp): a thread per row, lanes per row, the entries

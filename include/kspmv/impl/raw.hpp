@@ -39,11 +39,14 @@ void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offse
 /// Y = alpha*A*X + beta*Y for num_vectors vectors (the columns of rank-2 X and Y, element (i, j)
 /// at x[i*x_row_stride + j*x_vector_stride], the same for y), CSR, group_size lanes per row (a
 /// power of two <= wave_size()), each lane keeping the sums of columns_per_pass (4 or 8) vectors:
-/// A is read once for every columns_per_pass vectors.
+/// A is read once for every columns_per_pass vectors. gathers_scatter (an entry's gathers rarely
+/// share lines with its neighbours': launch.hpp, stage_x_row_major) keeps the kernel's general
+/// form, 4 blocks a multiprocessor, where more would evict x's lines between a lane's gathers.
 template <class S, class O, class Off>
 void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t num_rows, int64_t num_vectors,
                      const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
-                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta);
+                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta,
+                     bool gathers_scatter = false);
 
 /// Y += alpha*A*X for num_vectors vectors (strides as csr_multivector; the caller scales Y by
 /// beta first), the entries split evenly: entries_per_lane * wave_size() consecutive entries a
@@ -65,6 +68,26 @@ void csr_multivector_balanced(void* stream, int64_t nnz, int64_t entries_per_blo
                               const O* first_row, const Off* offsets, const O* cols, const S* vals,
                               int64_t num_vectors, const S* x, int64_t x_row_stride, int64_t x_vector_stride, S* y,
                               int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta);
+
+/// Y = alpha*A*X + beta*Y for num_vectors vectors of a row-major X (a row's vectors contiguous:
+/// x[i*x_row_stride + j]; y any strides), CSR: a group of lanes a row with the lanes over 4, 8 or
+/// 16 vectors a pass (row_major_vectors_per_pass), two vectors a lane where num_vectors and
+/// x_row_stride are even and x 16-byte (double) or 8-byte (float) aligned. For even rows.
+template <class S, class O, class Off>
+void csr_multivector_row_lanes(void* stream, int64_t num_rows, int64_t num_vectors, const Off* offsets, const O* cols,
+                               const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
+                               int64_t y_vector_stride, S alpha, S beta);
+
+/// As csr_multivector_row_lanes over chunks of consecutive entries (8 a lane of a group) whatever
+/// their rows, each chunk's first row found between the rows of a balanced partition's block
+/// (blocks of entries_per_block entries, first_row as csr_multivector_balanced's); rows spanning
+/// chunks take an atomic add of each chunk's partial, their last bits then changing from run to
+/// run. For rows of uneven length.
+template <class S, class O, class Off>
+void csr_multivector_chunks(void* stream, int64_t num_rows, int64_t nnz, int64_t entries_per_block,
+                            const O* first_row, int64_t num_vectors, const Off* offsets, const O* cols,
+                            const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
+                            int64_t y_vector_stride, S alpha, S beta);
 
 /// Most entries per block the raw balanced kernel stages in shared memory: BalancedCsrMatrix
 /// partitions meant for it use blocks of at most this many entries.

@@ -1,0 +1,172 @@
+#pragma once
+// Several vectors on a row-major X over chunks of consecutive entries (rows of uneven length): a
+// group of lanes over the vectors, as csr_multivector_row_lanes.hpp, walks a chunk of
+// 8 * Group entries, whatever rows they belong to, writing each row it finishes. Included by
+// raw_spmv.cpp after csr_multivector_row_lanes.hpp, whose device functions it uses.
+//
+// Why this shape: on uneven rows the balanced multivector kernel (csr_multivector_balanced.hpp)
+// stages products in shared memory and sums them by row for each pair of vectors, and is bound by
+// that shared-memory traffic (its Nsight Compute record); a group walking a chunk keeps its sums in
+// registers. Measured in a raw lab on the H200 at 8 vectors in LayoutRight
+// (perf_tests/results/h200_vectors_row_lanes/lab/): 0.35-0.66x the balanced kernel's time on
+// rajat01, wiki-Vote, arrow, ca-CondMat replicated; slower than the row lanes on short even rows
+// (a row's end at every few entries), so launch.hpp takes it only where rows are uneven.
+
+namespace kspmv {
+namespace impl {
+namespace raw {
+
+// A row spans chunks where its first and last entries lie in different chunks: its y takes an
+// atomic add from each chunk, so it holds beta*y before the walk (this kernel, a thread a row).
+// An empty row starting at a chunk's first entry or at nnz lies in no chunk's walk: written here
+// too. Every other row is written by the one chunk holding it.
+template <class S, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_multivector_chunks_scale_kernel(int64_t num_rows, int64_t chunk, const Off* __restrict__ offsets,
+                                        int64_t num_vectors, S* __restrict__ y, int64_t y_row_stride,
+                                        int64_t y_vector_stride, S beta) {
+  const int64_t row = int64_t(blockIdx.x) * kBlockSize + threadIdx.x;
+  if (row >= num_rows) return;
+  const int64_t b = int64_t(offsets[row]), e = int64_t(offsets[row + 1]);
+  if (b == e ? (b % chunk != 0 && b != int64_t(offsets[num_rows])) : b / chunk == (e - 1) / chunk) return;
+  S* out = y + row * y_row_stride;
+  for (int64_t j = 0; j < num_vectors; ++j) {
+    S* o = out + j * y_vector_stride;
+    *o = beta == S(0) ? S(0) : beta * *o;  // beta == 0: NaN in y must not leak
+  }
+}
+
+// Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (loaded
+// coalesced, passed to the group's lanes with shuffles), lane l summing vectors l*Width.. as the
+// row lanes kernel; a row ending in the chunk is written (beta*y + alpha*sum), or added with an
+// atomic where it spans chunks (its last bits may then change from run to run). The chunk's first
+// row is found by a search between the rows the balanced partition's block gives (first_row:
+// the first row starting at or after each block of entries_per_block entries, as raw.hpp's
+// balanced_partition writes).
+template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, class S, class O, class Off>
+__global__ void __launch_bounds__(kBlockSize)
+    csr_multivector_chunks_kernel(int64_t num_rows, int64_t nnz, int64_t entries_per_block,
+                                  const O* __restrict__ first_row, int64_t num_vectors,
+                                  const Off* __restrict__ offsets, const O* __restrict__ cols,
+                                  const S* __restrict__ vals, const S* __restrict__ x, int64_t x_row_stride,
+                                  S* __restrict__ y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
+  constexpr int PerPass = Group * Width;
+  constexpr int64_t Chunk = 8 * Group;
+  const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / Group * Chunk;
+  if (k0 >= nnz) return;  // whole groups
+  const int64_t k1 = k0 + Chunk < nnz ? k0 + Chunk : nnz;
+  const int lane = int(threadIdx.x) % Group;
+  const unsigned long long lanes = group_lanes<WaveSize, Group>(int(threadIdx.x) % WaveSize);
+  // The row holding k0: the last row starting at or before it, between the row before the
+  // partition block's first and the block's last.
+  const int64_t block = k0 / entries_per_block;
+  int64_t lo = int64_t(first_row[block]) > 0 ? int64_t(first_row[block]) - 1 : 0;
+  int64_t hi = int64_t(first_row[block + 1]) - 1 > lo ? int64_t(first_row[block + 1]) - 1 : lo;
+  if (hi > num_rows - 1) hi = num_rows - 1;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (int64_t(offsets[mid]) <= k0) lo = mid; else hi = mid - 1;
+  }
+  const int64_t start_row = lo;
+  const int64_t vectors = Passes == kOnePass ? int64_t(PerPass) : num_vectors;
+  for (int64_t first = 0; first < vectors; first += PerPass) {
+    const int count =
+        Passes != kAnyPasses ? PerPass : (num_vectors - first < PerPass ? int(num_vectors - first) : PerPass);
+    const int vector = lane * Width < count ? lane * Width : count - Width;
+    const bool writes = lane * Width < count;
+    const S* x_lane = x + first + vector;
+    int64_t row = start_row;
+    int64_t row_begin = int64_t(offsets[row]), row_end = int64_t(offsets[row + 1]);
+    S sum[Width];
+#pragma unroll
+    for (int w = 0; w < Width; ++w) sum[w] = 0;
+    const auto finish_row = [&]() {
+      S* out = y + row * y_row_stride + (first + vector) * y_vector_stride;
+      const bool spans = row_begin < k0 || row_end > k1;
+      if (writes) {
+#pragma unroll
+        for (int w = 0; w < Width; ++w) {
+          S* o = out + w * y_vector_stride;
+          if (spans) {
+            atomicAdd(o, alpha * sum[w]);
+          } else {
+            *o = BetaIsZero ? alpha * sum[w] : beta * *o + alpha * sum[w];
+          }
+        }
+      }
+#pragma unroll
+      for (int w = 0; w < Width; ++w) sum[w] = 0;
+    };
+    for (int64_t step = k0; step < k1; step += Group) {
+      const int n = k1 - step < Group ? int(k1 - step) : Group;
+      S gathered[Group][Width];
+      S weight[Group];
+      gather_entries<Group, Width>(lanes, lane, n, cols + step, vals + step, x_lane, x_row_stride, weight, gathered);
+#pragma unroll
+      for (int s = 0; s < Group; ++s) {
+        if (s < n) {
+          while (step + s >= row_end) {  // the same for the whole group
+            finish_row();
+            ++row;
+            row_begin = row_end;
+            row_end = int64_t(offsets[row + 1]);
+          }
+#pragma unroll
+          for (int w = 0; w < Width; ++w) sum[w] += weight[s] * gathered[s][w];
+        }
+      }
+    }
+    finish_row();
+  }
+}
+
+template <int WaveSize, int Group, int Width, class S, class O, class Off>
+void launch_csr_multivector_chunks_group(stream_type stream, int64_t num_rows, int64_t nnz,
+                                         int64_t entries_per_block, const O* first_row, int64_t num_vectors,
+                                         const Off* offsets, const O* cols, const S* vals, const S* x,
+                                         int64_t x_row_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride,
+                                         S alpha, S beta) {
+  constexpr int64_t chunk = 8 * Group;
+  if (beta != S(1)) {
+    csr_multivector_chunks_scale_kernel<<<blocks_for(num_rows), kBlockSize, 0, stream>>>(
+        num_rows, chunk, offsets, num_vectors, y, y_row_stride, y_vector_stride, beta);
+    check_launch("csr_multivector_chunks_scale");
+  }
+  const unsigned blocks = blocks_for((nnz + chunk - 1) / chunk * Group);
+  const auto pick = [&](auto passes) {
+    constexpr int P = decltype(passes)::value;
+    return beta == S(0) ? csr_multivector_chunks_kernel<WaveSize, Group, Width, true, P, S, O, Off>
+                        : csr_multivector_chunks_kernel<WaveSize, Group, Width, false, P, S, O, Off>;
+  };
+  auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
+  kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
+                                            vals, x, x_row_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+  check_launch("csr_multivector_chunks");
+}
+
+template <int WaveSize, class S, class O, class Off>
+void launch_csr_multivector_chunks(stream_type stream, int64_t num_rows, int64_t nnz, int64_t entries_per_block,
+                                   const O* first_row, int64_t num_vectors, const Off* offsets, const O* cols,
+                                   const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
+                                   int64_t y_vector_stride, S alpha, S beta) {
+  if (entries_per_block < 1) {
+    throw std::invalid_argument("kspmv raw csr_multivector_chunks: partition blocks of " +
+                                std::to_string(entries_per_block) + " entries");
+  }
+  if (num_rows == 0 || num_vectors == 0) return;
+  if (nnz == 0) {  // no chunk: y = beta*y, by the scale kernel's rule for empty rows at entry 0
+    csr_multivector_chunks_scale_kernel<<<blocks_for(num_rows), kBlockSize, 0, stream>>>(
+        num_rows, 1, offsets, num_vectors, y, y_row_stride, y_vector_stride, beta);
+    check_launch("csr_multivector_chunks_scale");
+    return;
+  }
+  with_row_major_shape(num_vectors, x, x_row_stride, [&](auto group, auto width) {
+    launch_csr_multivector_chunks_group<WaveSize, decltype(group)::value, decltype(width)::value>(
+        stream, num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols, vals, x, x_row_stride, y,
+        y_row_stride, y_vector_stride, alpha, beta);
+  });
+}
+
+}  // namespace raw
+}  // namespace impl
+}  // namespace kspmv
