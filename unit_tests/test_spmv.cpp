@@ -522,12 +522,25 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
       }
     }
   }
+  // alpha = 0: Y = beta*Y alone (scale_y), on the strided columns only; the contiguous Views of
+  // both layouts take the flat path, covered by MultivectorEveryCase.
+  Kokkos::deep_copy(wide_y, yh);
+  kspmv::spmv(0.0, A, x_columns, -0.5, ys);
+  auto scaled = Kokkos::create_mirror(wide_y);
+  Kokkos::deep_copy(scaled, wide_y);
+  for (int i = 0; i < 300; ++i) {
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(scaled(i, j + 2), -0.5 * y0[j][i]);
+    EXPECT_EQ(scaled(i, 0), 0.0);
+    EXPECT_EQ(scaled(i, 1), 0.0);
+    EXPECT_EQ(scaled(i, 5), 0.0);
+  }
 }
 
 // Column-major X on a matrix beyond the GPU's cache with random columns: the raw kernels read a
 // row-major copy of X (launch.hpp: stage_x_row_major), both the lanes kernel (rows of even
 // length; at 8 vectors the row lanes) and the split entries (a row of a million entries:
-// launch.hpp, multivector_kernel).
+// launch.hpp, multivector_kernel). The copy goes into memory kept with A's analysis: 3 vectors,
+// then 8 (grown), then 3 again (reused).
 // GPUs with the raw kernels only: elsewhere nothing is copied.
 TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
   if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
@@ -540,7 +553,7 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       SCOPED_TRACE(long_row ? "a row of a million entries" : "rows of 0 to 16 entries");
       const kspmv::HostCsr h = random_csr({n, n, 16, 0.0, long_row}, rng);
       const auto A = kspmv::to_device<double, int, int, Device>(h);
-      for (const int64_t k : {int64_t(3), int64_t(8)}) {
+      for (const int64_t k : {int64_t(3), int64_t(8), int64_t(3)}) {  // the copy's memory kept, grown, reused
       SCOPED_TRACE(std::to_string(k) + " vectors");
       Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", n, k), Y("Y", n, k);
       std::vector<std::vector<double>> x(k), y0(k);
@@ -558,6 +571,7 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       Kokkos::deep_copy(Y, yh);
       kspmv::spmv(TypeParam(), 1.5, A, X, -0.5, Y);
       const auto& structure = kspmv::impl::csr_analysis(TypeParam(), A)->structure;
+      EXPECT_GE(kspmv::impl::csr_analysis(TypeParam(), A)->bytes(), size_t(n * k) * sizeof(double));
       EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
           << "lines an entry " << structure.window_lines_per_entry;
       const auto kernel = kspmv::impl::multivector_kernel(n, int64_t(A.nnz()), structure.longest_row,

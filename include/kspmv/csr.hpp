@@ -30,7 +30,10 @@ namespace kspmv {
 /// blocks of equal size) and keeps the result with the matrix, as KokkosKernels' SPMVHandle keeps
 /// its analysis: copies of a CsrMatrix share it as they share the Views, and later calls reuse it
 /// without allocating or launching anything but the SpMV (the first call's own product may
-/// differ from theirs in the last bits: see kspmv::spmv). It depends on the structure alone:
+/// differ from theirs in the last bits: see kspmv::spmv). Calls with several vectors whose
+/// column-major X the GPU kernels read from a row-major copy keep that copy's memory here too
+/// (n*k values for each stream, allocated by the first such call, grown by a larger one). It
+/// depends on the structure alone:
 ///  - values may change between calls;
 ///  - assigning other Views (or another size) to the matrix is noticed: the next call analyses
 ///    again;

@@ -501,9 +501,10 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // entries by launch.hpp: multivector_kernel from the longest row and the lines of x an entry
 // gathers (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
 // of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
-// is; on a row-major X from 5 vectors on, lanes over the vectors instead of the lanes and
-// balanced kernels (row_major_multivector_kernel); a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes
-// per row (with lanes_per_row as its group), csr_balanced the raw balanced kernel. Mode T: vector
+// is (into memory kept with the analysis); on a row-major X from 5 vectors on, lanes over the
+// vectors instead of the lanes and balanced kernels (row_major_multivector_kernel); a Kokkos
+// thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with lanes_per_row
+// as its group), csr_balanced the raw balanced kernel. Mode T: vector
 // CSR's lanes per row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A,
@@ -580,10 +581,10 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       }
       const S* x_data = x.data();
       int64_t x_row_stride = int64_t(x.stride(0)), x_vector_stride = int64_t(x.stride(1));
-      Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space> x_row_major;
-      if (stage) {
-        x_row_major = decltype(x_row_major)(
-            Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[x_row_major]"), x.extent(0), k);
+      if (stage) {  // into memory kept with the analysis, reused by later calls
+        const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged> x_row_major(
+            static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
+            x.extent(0), k);
         copy_rows(space, x, x_row_major);
         x_data = x_row_major.data();
         x_row_stride = k;
@@ -724,15 +725,18 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
 /// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
 /// vector: on GPUs with the raw kernels a group of lanes per row keeping the sums of 4 or 8
-/// vectors (lanes_per_row with Algorithm::raw forces its group), reading a row-major copy of a
-/// column-major X (n*k values, allocated for the call) on a matrix beyond the GPU's cache whose
-/// rows gather scattered entries of x; or, where a row is long enough to hold up the launch,
-/// the load-balanced partition (kept with A; also with Algorithm::csr_balanced), each block
-/// reading its entries once and summing their products for every vector in turn, or, where the
-/// gathers scatter, the entries split evenly over waves keeping 4 or 8 vectors' sums on that
-/// row-major copy; both add the rows they share with other blocks or waves with atomics (the
-/// last bits of Y may then change from run to run). Elsewhere or with Algorithm::csr_scalar a
-/// Kokkos thread per row. One column is the rank-1 call on it.
+/// vectors (lanes_per_row with Algorithm::raw forces its group), from 5 vectors on a row-major X
+/// with the group's lanes over the vectors instead; where the gathers of a column-major X
+/// scatter (a matrix beyond the GPU's cache whose rows gather scattered entries of x) these read
+/// a row-major copy of X, made by each call into n*k values of memory kept with A's analysis
+/// (see CsrMatrix) and reused. Where a row is long enough to hold up the launch: the
+/// load-balanced partition (kept with A; also with Algorithm::csr_balanced), each block reading
+/// its entries once and summing their products for every vector in turn; from 5 vectors on a
+/// row-major X, chunks of consecutive entries a group of lanes over the vectors; where the
+/// gathers scatter, the entries split evenly over waves keeping 4 or 8 vectors' sums on a
+/// row-major X or its copy. These add the rows they share with other blocks, chunks or waves
+/// with atomics (the last bits of Y may then change from run to run). Elsewhere or with
+/// Algorithm::csr_scalar a Kokkos thread per row. One column is the rank-1 call on it.
 ///
 /// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call
 /// and keeps the analysis with A (see CsrMatrix: what it costs, what invalidates it); it then

@@ -161,10 +161,37 @@ class CsrAnalysis {
     return TransposeKernel(m_transpose_kernel);
   }
 
-  /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks.
+  /// Device memory of at least `bytes` bytes for `space`'s instance, kept and reused by its later
+  /// calls: the row-major copy of a column-major X (spmv.hpp, launch.hpp: stage_x_row_major).
+  /// Allocated on every call (a Kokkos View of n*k values), the plain call at 8 vectors in
+  /// LayoutLeft took 792 and 888 us longer than the same copy and kernel on a kept buffer on
+  /// heavy_rows and uniform random (H100, 8-16M rows: 8-10% of the call). Grown when a call
+  /// needs more, after the instance's queued work (which may read the old one) is done.
+  void* staging(const ExecSpace& space, size_t bytes) const {
+    const void* instance = instance_key(space);
+    std::lock_guard<std::mutex> lock(m_mutex);
+    auto grown = [&] {
+      return staging_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[x_row_major]"), bytes);
+    };
+    for (auto& s : m_staging) {
+      if (s.first != instance) continue;
+      if (s.second.extent(0) < bytes) {
+        space.fence();
+        s.second = staging_type();
+        s.second = grown();
+      }
+      return s.second.data();
+    }
+    m_staging.emplace_back(instance, grown());
+    return m_staging.back().second.data();
+  }
+
+  /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks,
+  /// the staging buffers.
   size_t bytes() const {
     std::lock_guard<std::mutex> lock(m_mutex);
     size_t total = host_chunks.bytes();
+    for (const auto& s : m_staging) total += s.second.extent(0);
     for (size_t i = 0; i < m_balanced.size(); ++i) {
       const balanced_type& b = *m_balanced[i].second;
       total += i == 0 ? b.bytes() : b.bytes() - b.block_first_row.extent(0) * sizeof(O);  // the partition is shared
@@ -189,6 +216,8 @@ class CsrAnalysis {
   int64_t m_rows, m_cols, m_nnz;
   mutable std::mutex m_mutex;
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
+  using staging_type = Kokkos::View<char*, D>;
+  mutable std::vector<std::pair<const void*, staging_type>> m_staging;
   mutable double m_shifted_fraction = -1;  // not measured yet
   mutable std::mutex m_timing_mutex;
   mutable int m_transpose_kernel = -1;  // a TransposeKernel, once timed

@@ -28,6 +28,22 @@ struct ScaleFunctor {
 template <class ExecSpace, class YView>
 void scale_y(const ExecSpace& space, typename YView::non_const_value_type beta, const YView& y) {
   if (beta == 1) return;
+  if constexpr (YView::rank == 2) {
+    // Several vectors stored contiguously (LayoutLeft, LayoutRight): scaled as one flat array.
+    // A thread a row of a LayoutRight y wrote a warp's 32 rows a vector at a time, each store
+    // touching 32 sectors for 8 bytes of each: on the H100 the plain call on the split entries
+    // at 8 vectors in LayoutRight took 6865 us with it and 6358 us flat on heavy_rows (8M rows),
+    // 9745 and 8802 on power_law (one call, perf_tests/results/h100_vectors_2026-11-26/).
+    if (y.span_is_contiguous()) {
+      using Flat = Kokkos::View<typename YView::non_const_value_type*, typename YView::memory_space,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+      const Flat flat(y.data(), y.span());
+      Kokkos::parallel_for("kspmv::spmv[scale_y]",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(flat.extent(0))),
+                           ScaleFunctor<Flat>{flat, beta});
+      return;
+    }
+  }
   Kokkos::parallel_for("kspmv::spmv[scale_y]",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, y.extent(0)),
                        ScaleFunctor<YView>{y, beta});
