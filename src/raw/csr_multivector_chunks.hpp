@@ -40,16 +40,19 @@ __global__ void __launch_bounds__(kBlockSize)
 // coalesced, passed to the group's lanes with shuffles), lane l summing vectors l*Width.. as the
 // row lanes kernel; a row ending in the chunk is written (beta*y + alpha*sum), or added with an
 // atomic where it spans chunks (its last bits may then change from run to run). The chunk's first
-// row is found by a search between the rows the balanced partition's block gives (first_row:
-// the first row starting at or after each block of entries_per_block entries, as raw.hpp's
-// balanced_partition writes).
+// row is searched for between the rows the balanced partition's block gives (first_row: the first
+// row starting at or after each block of entries_per_block entries, as raw.hpp's
+// balanced_partition writes), the group's lanes probing Group rows a step (a binary search's
+// dependent loads were one after another: about 9 a chunk on rajat01's blocks of ~300 rows). The
+// walk loads each row's end one row ahead, so crossing a row waits on no load.
 template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     csr_multivector_chunks_kernel(int64_t num_rows, int64_t nnz, int64_t entries_per_block,
                                   const O* __restrict__ first_row, int64_t num_vectors,
                                   const Off* __restrict__ offsets, const O* __restrict__ cols,
                                   const S* __restrict__ vals, const S* __restrict__ x, int64_t x_row_stride,
-                                  S* __restrict__ y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
+                                  S* __restrict__ y, int64_t y_row_stride, int64_t y_vector_stride, bool y_pairs,
+                                  S alpha, S beta) {
   constexpr int PerPass = Group * Width;
   constexpr int64_t Chunk = 8 * Group;
   const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / Group * Chunk;
@@ -58,14 +61,24 @@ __global__ void __launch_bounds__(kBlockSize)
   const int lane = int(threadIdx.x) % Group;
   const unsigned long long lanes = group_lanes<WaveSize, Group>(int(threadIdx.x) % WaveSize);
   // The row holding k0: the last row starting at or before it, between the row before the
-  // partition block's first and the block's last.
+  // partition block's first (which starts before k0) and the block's last. Each step lane l
+  // probes row q(l), Group rows spread over (lo, hi]; the count of those starting at or before
+  // k0 (a prefix of the lanes: offsets never decrease) narrows the range about Group + 1 times.
   const int64_t block = k0 / entries_per_block;
   int64_t lo = int64_t(first_row[block]) > 0 ? int64_t(first_row[block]) - 1 : 0;
   int64_t hi = int64_t(first_row[block + 1]) - 1 > lo ? int64_t(first_row[block + 1]) - 1 : lo;
   if (hi > num_rows - 1) hi = num_rows - 1;
   while (lo < hi) {
-    const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (int64_t(offsets[mid]) <= k0) lo = mid; else hi = mid - 1;
+    const int64_t span = hi - lo;
+    const auto probe = [&](int l) { return lo + 1 + (span - 1) * (l + 1) / (Group + 1); };
+    const int below = group_count<Group>(lanes, int64_t(offsets[probe(lane)]) <= k0);
+    if (below == 0) {
+      hi = probe(0) - 1;
+    } else {
+      const int64_t next_hi = below < Group ? probe(below) - 1 : hi;
+      lo = probe(below - 1);
+      hi = next_hi;
+    }
   }
   const int64_t start_row = lo;
   const int64_t vectors = Passes == kOnePass ? int64_t(PerPass) : num_vectors;
@@ -76,22 +89,19 @@ __global__ void __launch_bounds__(kBlockSize)
     const bool writes = lane * Width < count;
     const S* x_lane = x + first + vector;
     int64_t row = start_row;
-    int64_t row_begin = int64_t(offsets[row]), row_end = int64_t(offsets[row + 1]);
+    bool head = int64_t(offsets[row]) < k0;  // the first row began in an earlier chunk
+    Off row_end = offsets[row + 1], next_end = offsets[row + 2 <= num_rows ? row + 2 : num_rows];
     S sum[Width];
 #pragma unroll
     for (int w = 0; w < Width; ++w) sum[w] = 0;
     const auto finish_row = [&]() {
       S* out = y + row * y_row_stride + (first + vector) * y_vector_stride;
-      const bool spans = row_begin < k0 || row_end > k1;
       if (writes) {
+        if (head || int64_t(row_end) > k1) {  // spans chunks
 #pragma unroll
-        for (int w = 0; w < Width; ++w) {
-          S* o = out + w * y_vector_stride;
-          if (spans) {
-            atomicAdd(o, alpha * sum[w]);
-          } else {
-            *o = BetaIsZero ? alpha * sum[w] : beta * *o + alpha * sum[w];
-          }
+          for (int w = 0; w < Width; ++w) atomicAdd(out + w * y_vector_stride, alpha * sum[w]);
+        } else {
+          store_vectors<Width, BetaIsZero>(out, y_vector_stride, y_pairs, sum, alpha, beta);
         }
       }
 #pragma unroll
@@ -105,11 +115,12 @@ __global__ void __launch_bounds__(kBlockSize)
 #pragma unroll
       for (int s = 0; s < Group; ++s) {
         if (s < n) {
-          while (step + s >= row_end) {  // the same for the whole group
+          while (step + s >= int64_t(row_end)) {  // the same for the whole group
             finish_row();
             ++row;
-            row_begin = row_end;
-            row_end = int64_t(offsets[row + 1]);
+            head = false;
+            row_end = next_end;
+            next_end = offsets[row + 2 <= num_rows ? row + 2 : num_rows];
           }
 #pragma unroll
           for (int w = 0; w < Width; ++w) sum[w] += weight[s] * gathered[s][w];
@@ -140,7 +151,8 @@ void launch_csr_multivector_chunks_group(stream_type stream, int64_t num_rows, i
   };
   auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
   kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
-                                            vals, x, x_row_stride, y, y_row_stride, y_vector_stride, alpha, beta);
+                                            vals, x, x_row_stride, y, y_row_stride, y_vector_stride,
+                                            row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
   check_launch("csr_multivector_chunks");
 }
 

@@ -60,9 +60,60 @@ __device__ __forceinline__ void load_vectors(const S* p, S (&out)[Width]) {
   }
 }
 
+// The number of lanes of the caller's group for which `predicate` holds; every lane of the group
+// calls it together.
+template <int Group>
+__device__ __forceinline__ int group_count(unsigned long long lanes, bool predicate) {
+#if defined(KSPMV_RAW_HIP)
+  return __popcll(__ballot(predicate) & lanes);
+#else
+  return __popc(__ballot_sync(unsigned(lanes), predicate) & unsigned(lanes));
+#endif
+}
+
+// Width consecutive values of y at out (Width 2 with pairs: one 16- or 8-byte access, out aligned
+// to it; else a value at a time, vector_stride apart) = beta*y + alpha*sum. A warp's store of two
+// vectors a lane a value at a time wrote half of each sector it touched, twice (Nsight Compute,
+// chunks at 8 vectors on rajat01 x2000: 16 of 32 bytes a sector).
+template <int Width, bool BetaIsZero, class S>
+__device__ __forceinline__ void store_vectors(S* out, int64_t vector_stride, bool pairs, const S (&sum)[Width],
+                                              S alpha, S beta) {
+  if constexpr (Width == 2 && (std::is_same<S, double>::value || std::is_same<S, float>::value)) {
+    if (pairs) {
+      using Pair = typename std::conditional<std::is_same<S, double>::value, double2, float2>::type;
+      Pair* p = reinterpret_cast<Pair*>(out);
+      Pair t;
+      if (BetaIsZero) {
+        t.x = alpha * sum[0];
+        t.y = alpha * sum[1];
+      } else {
+        t = *p;
+        t.x = beta * t.x + alpha * sum[0];
+        t.y = beta * t.y + alpha * sum[1];
+      }
+      *p = t;
+      return;
+    }
+  }
+#pragma unroll
+  for (int w = 0; w < Width; ++w) {
+    S* o = out + w * vector_stride;
+    *o = BetaIsZero ? alpha * sum[w] : beta * *o + alpha * sum[w];
+  }
+}
+
+// Whether Y's rows take store_vectors' pairs: consecutive vectors, even row stride, aligned.
+template <class S>
+bool row_major_pairs_out(const S* y, int64_t y_row_stride, int64_t y_vector_stride) {
+  return y_vector_stride == 1 && y_row_stride % 2 == 0 && reinterpret_cast<uintptr_t>(y) % (2 * sizeof(S)) == 0;
+}
+
 // The group's next n <= Group entries from cols and vals (lane l loads entry l, coalesced): each
 // entry's weight and the lane's Width vectors of its row of X, passed to every lane with shuffles;
 // slots past n gather row 0's and weigh 0 (the caller adds them with a select, not a branch).
+// Plain loads, not stream_load: the line of a load of Group entries holds the next steps' entries
+// (and a neighbouring group's), which evict-first loads lost (H100: the row lanes at 4 and 8
+// vectors 1.05-3.3x slower, the chunks 1.08-1.5x).
 template <int Group, int Width, class S, class O>
 __device__ __forceinline__ void gather_entries(unsigned long long lanes, int lane, int n, const O* __restrict__ cols,
                                                const S* __restrict__ vals, const S* x_lane, int64_t x_row_stride,
@@ -88,7 +139,7 @@ __global__ void __launch_bounds__(kBlockSize)
     csr_multivector_row_lanes_kernel(int64_t num_rows, int64_t num_vectors, const Off* __restrict__ offsets,
                                      const O* __restrict__ cols, const S* __restrict__ vals, const S* __restrict__ x,
                                      int64_t x_row_stride, S* __restrict__ y, int64_t y_row_stride,
-                                     int64_t y_vector_stride, S alpha, S beta) {
+                                     int64_t y_vector_stride, bool y_pairs, S alpha, S beta) {
   constexpr int PerPass = Group * Width;
   const int64_t row = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / Group;
   if (row >= num_rows) return;  // whole groups: kBlockSize is a multiple of Group
@@ -116,12 +167,8 @@ __global__ void __launch_bounds__(kBlockSize)
       }
     }
     if (lane * Width < count) {
-      S* out = y + row * y_row_stride + (first + vector) * y_vector_stride;
-#pragma unroll
-      for (int w = 0; w < Width; ++w) {
-        S* o = out + w * y_vector_stride;
-        *o = BetaIsZero ? alpha * sum[w] : beta * *o + alpha * sum[w];
-      }
+      store_vectors<Width, BetaIsZero>(y + row * y_row_stride + (first + vector) * y_vector_stride, y_vector_stride,
+                                       y_pairs, sum, alpha, beta);
     }
   }
 }
@@ -162,7 +209,8 @@ void launch_csr_multivector_row_lanes_group(stream_type stream, int64_t num_rows
   };
   auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
   kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, num_vectors, offsets, cols, vals, x, x_row_stride, y,
-                                            y_row_stride, y_vector_stride, alpha, beta);
+                                            y_row_stride, y_vector_stride,
+                                            row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
   check_launch("csr_multivector_row_lanes");
 }
 
