@@ -42,6 +42,14 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32), 1);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32), 4);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(1000.0, 32), 32);
+  // 4 vectors: rows of 4 to 7 entries 2 lanes (the one-pass form at full occupancy)
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32, 4), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(4.0, 32, 4), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(3.9, 32, 4), 1);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 64, 8), 1);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32, 3), 1);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(13.0, 32, 4), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32, 4), 4);
   // 27-point Poisson, 8M rows on 270,000 threads: 800 entries a thread, the longest row 7 steps.
   EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 0.1), MultivectorKernel::lanes);
   EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 1.0), MultivectorKernel::lanes);

@@ -606,7 +606,7 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
         return;
       }
       const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
-                                                  : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave);
+                                                  : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave, k);
       if (!is_power_of_two(lanes) || lanes > wave) {
         throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
                                     " must be a power of two <= " + std::to_string(wave) + " on this backend");

@@ -171,8 +171,18 @@ inline int multivector_columns_per_pass(int64_t num_vectors) { return num_vector
 /// Lanes per row of the raw multivector kernel: the largest power of two <= a quarter of the
 /// average row, clamped to [1, wave]. A lane's step gathers a line of x for each of its vectors
 /// and every lane ends with one group sum per vector: fewer, busier lanes than a single vector's.
-inline int raw_multivector_lanes(double average_row_length, int wave) {
-  return lanes_for_average_row_length(average_row_length / 4, wave);
+/// At 4 vectors (num_vectors; the kernel's one-pass form of 4: 32 registers a thread, 8 blocks of
+/// 256 a multiprocessor on sm_90) rows of 4 to 7 entries on average get 2 lanes rather than 1:
+/// a lane walking its row alone, each load of a warp touches 32 rows' lines, which the L1 of so
+/// many threads lost between a lane's steps (Nsight Compute, 7-point Poisson 300^3 in
+/// LayoutLeft: L1 hit rate 42%, half of the sectors excess). In a raw lab on the H100
+/// (perf_tests/results/h100_vectors_2026-11-26/lab/) 2 lanes took 0.37-0.97x the time of 1 in
+/// LayoutRight and 0.53-0.86x in LayoutLeft on poisson7, delaunay_n14, fe_4elt2, ct2010
+/// replicated, dw8192 0.75x and 1.07x; on luxembourg_osm (2 entries a row) 1.08-1.16x, hence
+/// the 4 entries.
+inline int raw_multivector_lanes(double average_row_length, int wave, int64_t num_vectors = 0) {
+  const int lanes = lanes_for_average_row_length(average_row_length / 4, wave);
+  return lanes == 1 && num_vectors == 4 && average_row_length >= 4 && wave >= 2 ? 2 : lanes;
 }
 
 /// Several vectors with X column-major (LayoutLeft: each vector's entries contiguous): an entry's
@@ -225,6 +235,12 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
 /// call (h200_vectors_row_lanes/call3_first_form/): the plain call at 8 vectors in LayoutRight
 /// 0.44-0.68x its time before on the 7 real matrices, 0.51-0.83x on the 4 generated ones it
 /// changed (power_law and heavy_rows keep the split entries).
+/// Below 5 vectors the split entries were also tried where gathers scatter (the lanes kernel
+/// there: its general form, 4 blocks a multiprocessor, a gather a lane in flight): on uniform
+/// random at 4 vectors (H100) 0.91-0.94x the lanes kernel's time, but 1.3-2.4x on ca-CondMat,
+/// ca-HepTh and cs4 replicated, whose gathers look scattered to window_lines_per_entry but stay
+/// within a replica's x in the cache (perf_tests/results/h100_vectors_2026-11-26/): not taken
+/// without a measure of how far the gathers reach.
 constexpr int64_t row_major_min_vectors = 5;
 inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors) {
   if (num_vectors < row_major_min_vectors) return kernel;
