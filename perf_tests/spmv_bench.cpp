@@ -3,7 +3,7 @@
 //
 //   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
 //              [--real-dir DIR] [--kernels all|csr|plain|transpose] [--vectors K,...] [--repeat R] [--json FILE]
-//              [--csv FILE] [--mixed]
+//              [--csv FILE] [--mixed] [--vector-kernels]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
@@ -16,7 +16,9 @@
 // rounded to float on the load-balanced kernel with double x and y (mixed precision), and
 // kspmv:plan_float_values, a Plan with PlanOptions::float_values (with --kernels plain, the
 // double kspmv:plan too), checked to float's rounding (1e-5 of y's largest entry) rather than
-// double's.
+// double's. --vector-kernels adds, with --vectors on GPUs, the row-major multivector kernels
+// forced (kspmv:raw_chunks, raw_row_lanes where rows are even, raw_entries; on a LayoutLeft X
+// through the row-major copy the plain call makes, timed with them).
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -570,7 +572,7 @@ Multivector<Layout> reference_multivector(const Matrix& A, const Multivector<Lay
 // (cuSPARSE's SpMM on CUDA where it takes the layouts).
 template <class Layout>
 std::vector<Candidate> multivector_candidates(const std::string& prefix, const Matrix& A, const Multivector<Layout>& x,
-                                              const Multivector<Layout>& y, bool lane_sweep) {
+                                              const Multivector<Layout>& y, bool lane_sweep, bool row_major_sweep) {
   std::vector<Candidate> list;
   auto fresh = std::make_shared<Matrix>();
   list.push_back({prefix + "kspmv:automatic",
@@ -592,6 +594,45 @@ std::vector<Candidate> multivector_candidates(const std::string& prefix, const M
       o.lanes_per_row = lanes;
       const auto raw = [=] { kspmv::spmv(1.0, A, x, 0.0, y, o); };
       list.push_back({prefix + "kspmv:raw_lanes" + std::to_string(lanes), [=] { return first_call(raw); }, raw});
+    }
+    // The row-major kernels forced (the plain call picks among them by structure): on a
+    // LayoutLeft X through the row-major copy the plain call makes, timed with the kernel.
+    if (row_major_sweep) {
+      namespace raw = kspmv::impl::raw;
+      const int64_t k = int64_t(x.extent(1));
+      const bool left = std::is_same<Layout, Kokkos::LayoutLeft>::value;
+      Multivector<Kokkos::LayoutRight> xr;
+      if (left) xr = Multivector<Kokkos::LayoutRight>("bench::X_row_major", x.extent(0), k);
+      const auto row_major = [=]() -> const double* {
+        if (!left) return x.data();
+        kspmv::impl::copy_rows(ExecSpace(), x, xr);
+        return xr.data();
+      };
+      const int64_t x_row_stride = left ? k : int64_t(x.stride(0));
+      const auto chunks = [=] {
+        const auto& partition = kspmv::impl::csr_analysis(ExecSpace(), A)->balanced(ExecSpace(), A);
+        raw::csr_multivector_chunks<double, int, int>(
+            kspmv::impl::native_stream(ExecSpace()), A.num_rows(), int64_t(A.nnz()), partition.entries_per_block(), partition.block_first_row.data(), k,
+            A.row_offsets.data(), A.col_indices.data(), A.values.data(), row_major(), x_row_stride, y.data(),
+            int64_t(y.stride(0)), int64_t(y.stride(1)), 1.0, 0.0);
+      };
+      list.push_back({prefix + "kspmv:raw_chunks", [=] { return first_call(chunks); }, chunks});
+      const auto row_lanes = [=] {
+        raw::csr_multivector_row_lanes<double, int, int>(kspmv::impl::native_stream(ExecSpace()), A.num_rows(), k, A.row_offsets.data(),
+                                                         A.col_indices.data(), A.values.data(), row_major(),
+                                                         x_row_stride, y.data(), int64_t(y.stride(0)),
+                                                         int64_t(y.stride(1)), 1.0, 0.0);
+      };
+      if (!uneven) list.push_back({prefix + "kspmv:raw_row_lanes", [=] { return first_call(row_lanes); }, row_lanes});
+      const auto entries = [=] {
+        const double* xp = row_major();
+        Kokkos::deep_copy(ExecSpace(), y, 0.0);
+        raw::csr_multivector_entries<double, int, int>(
+            kspmv::impl::native_stream(ExecSpace()), kspmv::impl::raw_multivector_entries_per_lane, kspmv::impl::multivector_columns_per_pass(k),
+            A.num_rows(), int64_t(A.nnz()), k, A.row_offsets.data(), A.col_indices.data(), A.values.data(), xp,
+            x_row_stride, 1, y.data(), int64_t(y.stride(0)), int64_t(y.stride(1)), 1.0);
+      };
+      list.push_back({prefix + "kspmv:raw_entries", [=] { return first_call(entries); }, entries});
     }
   } else {
     const auto rows = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_scalar}); };
@@ -624,11 +665,11 @@ std::vector<Candidate> multivector_candidates(const std::string& prefix, const M
 
 template <class Layout>
 std::vector<Row> bench_multivector(const std::string& group, const std::string& name, const Matrix& A, int64_t k,
-                                   int repeat) {
+                                   int repeat, bool row_major_sweep) {
   const std::string prefix = "mv" + std::to_string(k) + (std::is_same<Layout, Kokkos::LayoutLeft>::value ? "L:" : "R:");
   const auto x = random_multivector<Layout>(A.num_cols(), k);
   Multivector<Layout> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::Y"), A.num_rows(), k);
-  const std::vector<Candidate> list = multivector_candidates(prefix, A, x, y, k == 8);  // lanes swept at 8 vectors
+  const std::vector<Candidate> list = multivector_candidates(prefix, A, x, y, k == 8, row_major_sweep);  // lanes swept at 8 vectors
   return time_candidates(group, name, A, list, y, reference_multivector(A, x), repeat);
 }
 
@@ -717,7 +758,8 @@ Candidate float_values_candidate(const Matrix& A, const Vector& x, const Vector&
 }
 
 std::vector<Row> bench_matrix(const std::string& group, const std::string& name, const Matrix& A, int repeat,
-                              KernelSet set, const std::vector<int64_t>& vector_counts, bool mixed) {
+                              KernelSet set, const std::vector<int64_t>& vector_counts, bool mixed,
+                              bool vector_kernels) {
   const Vector x = random_x(A.num_cols());
   Vector y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::y"), A.num_rows());
   std::vector<Row> rows;
@@ -741,8 +783,8 @@ std::vector<Row> bench_matrix(const std::string& group, const std::string& name,
     rows.insert(rows.end(), t.begin(), t.end());
   }
   for (const int64_t k : vector_counts) {
-    for (const auto& r : bench_multivector<Kokkos::LayoutLeft>(group, name, A, k, repeat)) rows.push_back(r);
-    for (const auto& r : bench_multivector<Kokkos::LayoutRight>(group, name, A, k, repeat)) rows.push_back(r);
+    for (const auto& r : bench_multivector<Kokkos::LayoutLeft>(group, name, A, k, repeat, vector_kernels)) rows.push_back(r);
+    for (const auto& r : bench_multivector<Kokkos::LayoutRight>(group, name, A, k, repeat, vector_kernels)) rows.push_back(r);
   }
   return rows;
 }
@@ -764,6 +806,7 @@ struct Options {
   int64_t replicate_to = 0;  // --mtx files without :K are replicated to at least this many entries
   std::vector<int64_t> vectors;  // --vectors: counts of vectors of the rank-2 candidates
   bool mixed = false;            // --mixed: the float-values candidate too
+  bool vector_kernels = false;   // --vector-kernels: the row-major multivector kernels forced
 };
 
 Options parse(int argc, char** argv) {
@@ -801,6 +844,8 @@ Options parse(int argc, char** argv) {
       }
     } else if (a == "--mixed") {
       o.mixed = true;
+    } else if (a == "--vector-kernels") {
+      o.vector_kernels = true;
     } else if (a == "--replicate-to") {
       o.replicate_to = std::stoll(value());
     } else if (a == "--json") {
@@ -848,7 +893,7 @@ int run(int argc, char** argv) {
                           : opt.kernels == "plain"     ? KernelSet::plain
                           : opt.kernels == "transpose" ? KernelSet::transpose
                                                        : KernelSet::all;
-    const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors, opt.mixed);
+    const auto r = bench_matrix(group, name, A, opt.repeat, set, opt.vectors, opt.mixed, opt.vector_kernels);
     rows.insert(rows.end(), r.begin(), r.end());
   };
 
