@@ -596,6 +596,12 @@ std::vector<ExecSpace> two_instances() {
 }
 
 TYPED_TEST(CsrAnalysisTest, ConcurrentFirstCallsMakeOneAnalysis) {
+#if KOKKOS_VERSION < 40000
+  // Kokkos 3's host spaces are one instance each, with one scratch buffer for every reduction and
+  // scan (Kokkos_Serial.hpp: serial_resize_thread_team_data): two threads running kernels on it
+  // at once race inside Kokkos (an abort under AddressSanitizer, 1 run in many).
+  GTEST_SKIP() << "Kokkos 3 has one instance a backend: kernels from two threads at once race in Kokkos";
+#endif
   using Device = DeviceOf<TypeParam>;
   std::mt19937_64 rng(test_seed());
   for (const char* name : {"bcsstk13.mtx", "arrow.mtx"}) {

@@ -747,6 +747,13 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// while the analysis finishes, so its result may differ from later calls' in the last bits
 /// (the sums are ordered differently); later calls all use the chosen kernel.
 ///
+/// Threads: the first calls on one matrix from several host threads make one analysis. The
+/// workspaces kept with A (the balanced partition's partial sums, the row-major copy of X) are
+/// one per execution space instance (stream) and reused by each call on it, so calls on one
+/// matrix and one instance must come from one host thread at a time; calls on different
+/// instances may overlap. (Kokkos 3's host backends are one instance each and not safe for
+/// kernels from two threads at once.)
+///
 /// \param options forces an algorithm (launch tunables need one); the default picks per format:
 ///        for CsrMatrix as above, for BalancedCsrMatrix and Csr16Matrix the raw load-balanced
 ///        kernel where it can run (GPU build, contiguous x and y), their Kokkos kernel otherwise.

@@ -121,19 +121,25 @@ class CsrAnalysis {
   }
 
   /// The balanced partition of A with a workspace for `space`'s instance: the one made with the
-  /// partition for the first instance, a new one (allocated here, once) for each other.
-  const balanced_type& balanced(const ExecSpace& space, const csr_type& A) const {
+  /// partition for the first instance, a new one (allocated here, once) for each other. Returned
+  /// as a copy (Views: no data is copied) holding A's present values.
+  balanced_type balanced(const ExecSpace& space, const csr_type& A) const {
     const void* instance = instance_key(space);
     std::lock_guard<std::mutex> lock(m_mutex);
+    // describes() does not look at the values: A may have been given a new values View since.
+    // Set on the copy, not on the kept partition, which other threads may be reading.
+    auto with_values = [&](const balanced_type& kept_partition) {
+      balanced_type out = kept_partition;
+      out.csr.values = A.values;
+      return out;
+    };
     if (m_balanced.empty()) {
       m_balanced.emplace_back(instance, kept(std::make_unique<balanced_type>(balanced_from_csr(space, A))));
-      return *m_balanced.back().second;
+      return with_values(*m_balanced.back().second);
     }
     for (const auto& b : m_balanced) {
       if (b.first != instance) continue;
-      // describes() does not look at the values: A may have been given a new values View since.
-      b.second->csr.values = A.values;
-      return *b.second;
+      return with_values(*b.second);
     }
     // Another instance: the partition, built on the first instance's stream, must be complete
     // before this one reads it (a first call on a new instance may wait).
@@ -141,7 +147,7 @@ class CsrAnalysis {
     const balanced_type& first = *m_balanced.front().second;
     m_balanced.emplace_back(instance, kept(std::make_unique<balanced_type>(A, first.entries_per_block(), first.lanes(),
                                                                            first.block_first_row)));
-    return *m_balanced.back().second;
+    return with_values(*m_balanced.back().second);
   }
 
   /// shifted_entry_fraction(A), measured on the first call that asks (mode T's automatic kernel).
