@@ -3,7 +3,7 @@
 //
 //   spmv_bench [--suite large|real|all|none] [--scale S] [--mtx FILE[:K]]... [--replicate-to NNZ]
 //              [--real-dir DIR] [--kernels all|csr|plain|transpose] [--vectors K,...] [--repeat R] [--json FILE]
-//              [--csv FILE] [--mixed] [--vector-kernels]
+//              [--csv FILE] [--mixed] [--vector-kernels] [--only NAME,...]
 //
 // --scale multiplies the generated matrices' sizes (1 = at least 1 GB of CSR data each; use
 // 0.05 or so on a CPU). --mtx adds a Matrix Market file, replicated K times block-diagonally (no
@@ -18,7 +18,8 @@
 // double kspmv:plan too), checked to float's rounding (1e-5 of y's largest entry) rather than
 // double's. --vector-kernels adds, with --vectors on GPUs, the row-major multivector kernels
 // forced (kspmv:raw_chunks, raw_row_lanes where rows are even, raw_entries; on a LayoutLeft X
-// through the row-major copy the plain call makes, timed with them).
+// through the row-major copy the plain call makes, timed with them). --only keeps the generated
+// matrices whose names begin with one of the given names (poisson7, uniform_random, ...).
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
 // kernels of a matrix take turns, a batch each per round in an order shuffled every round, each
@@ -669,7 +670,7 @@ std::vector<Row> bench_multivector(const std::string& group, const std::string& 
   const std::string prefix = "mv" + std::to_string(k) + (std::is_same<Layout, Kokkos::LayoutLeft>::value ? "L:" : "R:");
   const auto x = random_multivector<Layout>(A.num_cols(), k);
   Multivector<Layout> y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "bench::Y"), A.num_rows(), k);
-  const std::vector<Candidate> list = multivector_candidates(prefix, A, x, y, k == 8, row_major_sweep);  // lanes swept at 8 vectors
+  const std::vector<Candidate> list = multivector_candidates(prefix, A, x, y, k <= 4 || k == 8, row_major_sweep);  // lanes swept to 4, at 8
   return time_candidates(group, name, A, list, y, reference_multivector(A, x), repeat);
 }
 
@@ -807,6 +808,7 @@ struct Options {
   std::vector<int64_t> vectors;  // --vectors: counts of vectors of the rank-2 candidates
   bool mixed = false;            // --mixed: the float-values candidate too
   bool vector_kernels = false;   // --vector-kernels: the row-major multivector kernels forced
+  std::vector<std::string> only;  // --only: generated matrices by the start of their names
 };
 
 Options parse(int argc, char** argv) {
@@ -846,6 +848,9 @@ Options parse(int argc, char** argv) {
       o.mixed = true;
     } else if (a == "--vector-kernels") {
       o.vector_kernels = true;
+    } else if (a == "--only") {
+      std::stringstream list(value());
+      for (std::string item; std::getline(list, item, ',');) o.only.push_back(item);
     } else if (a == "--replicate-to") {
       o.replicate_to = std::stoll(value());
     } else if (a == "--json") {
@@ -899,14 +904,20 @@ int run(int argc, char** argv) {
 
   if (opt.suite == "large" || opt.suite == "all") {
     const double s = opt.scale;
+    const auto large = [&](const std::string& name, auto&& make) {  // built only if --only keeps it
+      bool wanted = opt.only.empty();
+      for (const std::string& prefix : opt.only) wanted = wanted || name.rfind(prefix, 0) == 0;
+      if (wanted) add("large", name, make());
+    };
     const int g7 = int(std::cbrt(s) * 300), g27 = int(std::cbrt(s) * 200);
-    add("large", "poisson7_" + std::to_string(g7) + "^3", kspmv::poisson_3d<double, int, int, Device>(g7, g7, g7, 7));
-    add("large", "poisson27_" + std::to_string(g27) + "^3", kspmv::poisson_3d<double, int, int, Device>(g27, g27, g27, 27));
+    large("poisson7_" + std::to_string(g7) + "^3", [&] { return kspmv::poisson_3d<double, int, int, Device>(g7, g7, g7, 7); });
+    large("poisson27_" + std::to_string(g27) + "^3",
+          [&] { return kspmv::poisson_3d<double, int, int, Device>(g27, g27, g27, 27); });
     const int64_t m = int64_t(s * 16e6);
-    add("large", "uniform_random", build({Family::uniform_random, m, m, 1, 16, 0}));
-    add("large", "power_law", build({Family::power_law, m, m, 2, std::min<int64_t>(m, 200000), 0}));
-    add("large", "banded", build({Family::banded, 2 * m, 2 * m, 3, 5, 0}));
-    add("large", "heavy_rows", build({Family::heavy_rows, m / 2, m / 2, 4, m / 4, m / 32}));
+    large("uniform_random", [&] { return build({Family::uniform_random, m, m, 1, 16, 0}); });
+    large("power_law", [&] { return build({Family::power_law, m, m, 2, std::min<int64_t>(m, 200000), 0}); });
+    large("banded", [&] { return build({Family::banded, 2 * m, 2 * m, 3, 5, 0}); });
+    large("heavy_rows", [&] { return build({Family::heavy_rows, m / 2, m / 2, 4, m / 4, m / 32}); });
   }
   for (const auto& [file, copies] : opt.mtx) {
     const std::string base = file.substr(file.find_last_of('/') + 1);
