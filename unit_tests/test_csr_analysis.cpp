@@ -146,7 +146,7 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
         EXPECT_EQ(r.length_squares, squares);
         // Windows of 32 rows, evenly spread; at most 256 of a window's entries, evenly spaced.
         const int64_t count = std::min<int64_t>(windows, (h->num_rows + 31) / 32);
-        int64_t lines = 0, entries = 0;
+        int64_t lines = 0, entries = 0, span_lines = 0, measured = 0;
         for (int64_t w = 0; w < count; ++w) {
           const int64_t r0 = w * (h->num_rows / count), r1 = std::min(r0 + 32, h->num_rows);
           const int64_t begin = h->row_offsets[size_t(r0)], n_all = h->row_offsets[size_t(r1)] - begin;
@@ -154,11 +154,20 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
           std::vector<int64_t> seen;
           for (int64_t k = begin; k < begin + n_all; k += step) seen.push_back(h->col_indices[size_t(k)] / 16);
           entries += int64_t(seen.size());
+          if (!seen.empty()) {  // the reach: the 10th to 90th percentile of a wave's worth of them
+            const size_t n = seen.size(), m = std::min(n, size_t(kspmv::impl::warp_width<TypeParam>()));
+            std::vector<int64_t> spread;
+            for (size_t lane = 0; lane < m; ++lane) spread.push_back(seen[lane * n / m]);
+            std::sort(spread.begin(), spread.end());
+            span_lines += spread[m - 1 - m / 10] - spread[m / 10] + 1;
+            ++measured;
+          }
           std::sort(seen.begin(), seen.end());
           lines += std::unique(seen.begin(), seen.end()) - seen.begin();
         }
         EXPECT_EQ(r.window_entries, entries);
         EXPECT_DOUBLE_EQ(r.window_lines_per_entry, entries > 0 ? double(lines) / double(entries) : 0.0);
+        EXPECT_DOUBLE_EQ(r.window_reach_bytes, measured > 0 ? double(span_lines) / double(measured) * 128.0 : 0.0);
       }
     }
     auto lines_of = [&](const kspmv::HostCsr& h) {

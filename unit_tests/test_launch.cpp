@@ -60,6 +60,30 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.76), MultivectorKernel::entries);
 }
 
+// Gathers scattered (more than 0.75 lines an entry) over more of X than the L2 holds wait on
+// memory: rows of 16 random columns of 16 million reach about 100 MB of x a vector; a replicated
+// graph's windows a replica's 185 KB. Unknown cache size: no.
+TEST(Launch, GathersMissCacheAndTheirLanes) {
+  using kspmv::impl::gathers_miss_cache;
+  EXPECT_TRUE(gathers_miss_cache(1.0, 100e6, 4, 50e6));
+  EXPECT_TRUE(gathers_miss_cache(1.0, 100e6, 1, 50e6));
+  EXPECT_TRUE(gathers_miss_cache(1.0, 13e6, 4, 50e6));
+  EXPECT_FALSE(gathers_miss_cache(1.0, 12e6, 4, 50e6));
+  EXPECT_FALSE(gathers_miss_cache(1.0, 185e3, 8, 50e6));
+  EXPECT_FALSE(gathers_miss_cache(0.75, 100e6, 4, 50e6));
+  EXPECT_FALSE(gathers_miss_cache(1.0, 100e6, 4, 0.0));
+  // Then at most 2 entries a lane: 8 lanes for uniform random's 15.997 entries (2 without).
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(15.997, 32, 4, true), 8);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(15.997, 32, 4, false), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(15.997, 32, 2, true), 8);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(200.0, 32, 4, true), 32);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(200.0, 16, 4, true), 16);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(16.0, 32, 4, true), 8);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(17.0, 32, 4, true), 16);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(3.0, 32, 4, true), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(2.0, 32, 4, true), 1);
+}
+
 // On a row-major X from 5 vectors on, the lanes over the vectors: the row lanes for the lanes
 // kernel, the chunks for the balanced one; the split entries stay; 4 vectors or fewer unchanged.
 TEST(Launch, RowMajorMultivectorKernel) {

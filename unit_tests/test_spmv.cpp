@@ -538,8 +538,8 @@ TYPED_TEST(Spmv, MultivectorStridedViews) {
 
 // Column-major X on a matrix beyond the GPU's cache with random columns: the raw kernels read a
 // row-major copy of X (launch.hpp: stage_x_row_major), both the lanes kernel (rows of even
-// length; at 8 vectors the row lanes) and the split entries (a row of a million entries:
-// launch.hpp, multivector_kernel). The copy goes into memory kept with A's analysis: 3 vectors,
+// length, whose gathers miss the cache: 2 entries a lane; at 8 vectors the row lanes) and the
+// split entries (a row of a million entries: launch.hpp, multivector_kernel). The copy goes into memory kept with A's analysis: 3 vectors,
 // then 8 (grown), then 3 again (reused).
 // GPUs with the raw kernels only: elsewhere nothing is copied.
 TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
@@ -574,6 +574,12 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       EXPECT_GE(kspmv::impl::csr_analysis(TypeParam(), A)->bytes(), size_t(n * k) * sizeof(double));
       EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
           << "lines an entry " << structure.window_lines_per_entry;
+      // Random columns over all n: a window's gathers reach about 80% of x (its 10th to 90th
+      // percentile), 3 vectors' of which (77 MB) are beyond the L2 of an H100 or H200.
+      EXPECT_GT(structure.window_reach_bytes, 0.7 * double(n) * sizeof(double));
+      EXPECT_LT(structure.window_reach_bytes, 0.9 * double(n) * sizeof(double));
+      EXPECT_TRUE(kspmv::impl::gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                                  double(kspmv::impl::raw::l2_cache_bytes())));
       const auto kernel = kspmv::impl::multivector_kernel(n, int64_t(A.nnz()), structure.longest_row,
                                                           kspmv::impl::warp_width<TypeParam>(),
                                                           int64_t(TypeParam().concurrency()),

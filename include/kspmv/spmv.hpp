@@ -605,8 +605,11 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                                                 int64_t(y.stride(1)), alpha);
         return;
       }
-      const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
-                                                  : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave, k);
+      const bool miss = gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                           double(raw::l2_cache_bytes()));
+      const int lanes = options.lanes_per_row > 0
+                            ? options.lanes_per_row
+                            : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave, k, miss);
       if (!is_power_of_two(lanes) || lanes > wave) {
         throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
                                     " must be a power of two <= " + std::to_string(wave) + " on this backend");
@@ -725,7 +728,8 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// strided), Y = alpha*A*X + beta*Y column by column, on CsrMatrix and BalancedCsrMatrix (other
 /// formats throw std::invalid_argument). A is read once for up to 8 vectors rather than once per
 /// vector: on GPUs with the raw kernels a group of lanes per row keeping the sums of 4 or 8
-/// vectors (lanes_per_row with Algorithm::raw forces its group), from 5 vectors on a row-major X
+/// vectors (lanes_per_row with Algorithm::raw forces its group; more lanes a row where the
+/// gathers scatter over more of X than the GPU's L2 holds), from 5 vectors on a row-major X
 /// with the group's lanes over the vectors instead; where the gathers of a column-major X
 /// scatter (a matrix beyond the GPU's cache whose rows gather scattered entries of x) these read
 /// a row-major copy of X, made by each call into n*k values of memory kept with A's analysis

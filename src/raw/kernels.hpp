@@ -683,7 +683,9 @@ __device__ __forceinline__ void write_partition_entry(int64_t b, int64_t rows, c
 // partition's entries; then, unless windows == 0, `windows` windows
 // of kWindowRows consecutive rows spread over the matrix, a wave each: how many distinct lines of
 // x (line_entries entries of x each) the window's entries gather (at most kWindowEntries of them,
-// evenly spaced), and how many entries. Separate phases, so that the sampled work runs on every
+// evenly spaced), how many entries, and the lines from the 10th to the 90th percentile of up
+// to WaveSize of those (the window's reach: a few far columns, a dense first column's, do not
+// count). Separate phases, so that the sampled work runs on every
 // lane at once rather than on one lane of a wave while the others wait. Blocks fold their sums into
 // `sums` with atomics; the last block to finish copies them to `result` (host memory mapped for
 // the device, no copy) after zeroing `sums` for the next call, and then the call's sequence
@@ -693,6 +695,8 @@ struct RowStatisticsSums {
   unsigned long long longest;
   unsigned long long window_lines;
   unsigned long long window_entries;
+  unsigned long long window_span_lines;  // over the windows measured: each one's reach in lines
+  unsigned long long windows_measured;   // windows with an entry
   double length_squares;
   unsigned int blocks_done;
   unsigned long long sequence;  // result only: the call's number, written last (see below)
@@ -707,7 +711,7 @@ __global__ void __launch_bounds__(kBlockSize)
                           RowStatisticsSums* result, unsigned long long sequence, int64_t entries_per_block,
                           int64_t partition_blocks,
                           O* first_row, int* arrivals) {
-  unsigned long long longest = 0, lines = 0, entries = 0;
+  unsigned long long longest = 0, lines = 0, entries = 0, span_lines = 0, measured = 0;
   double squares = 0;
   const int64_t threads = int64_t(gridDim.x) * kBlockSize;
   for (int64_t i = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; i < rows; i += threads) {
@@ -735,9 +739,28 @@ __global__ void __launch_bounds__(kBlockSize)
       for (int i = 0; i < j && first; ++i) first = line[i] != line[j];
       distinct += first ? 1 : 0;
     }
+    // The reach from m <= WaveSize of the sampled entries, evenly spaced, a lane each: each one's
+    // rank in the order of (line, lane) by shuffles; the lines of ranks m/10 and m-1-m/10 bound it.
+    const int m = n < WaveSize ? n : WaveSize;
+    const long long mine = lane < m ? (long long)line[int64_t(lane) * n / (m > 0 ? m : 1)] : 0;
+    int rank = 0;
+    for (int i = 0; i < WaveSize; ++i) {
+      const long long other = shfl(mine, i);
+      rank += i < m && (other < mine || (other == mine && i < lane)) ? 1 : 0;
+    }
     wave_sync();  // the slice is rewritten by the wave's next window
+    long long low = lane < m && rank == m / 10 ? mine : -1, high = lane < m && rank == m - 1 - m / 10 ? mine : -1;
+    for (int offset = WaveSize / 2; offset > 0; offset /= 2) {  // one lane holds each rank
+      const long long other_low = shfl_down<WaveSize>(low, offset), other_high = shfl_down<WaveSize>(high, offset);
+      low = other_low > low ? other_low : low;
+      high = other_high > high ? other_high : high;
+    }
     lines += distinct;
-    if (lane == 0) entries += (unsigned long long)(n);
+    if (lane == 0 && n > 0) {
+      entries += (unsigned long long)(n);
+      span_lines += (unsigned long long)(high - low + 1);
+      measured += 1;
+    }
   }
   // Block sums: each wave's, then the block's, then one set of atomics a block.
   for (int offset = WaveSize / 2; offset > 0; offset /= 2) {
@@ -745,10 +768,12 @@ __global__ void __launch_bounds__(kBlockSize)
     longest = other > longest ? other : longest;
     lines += shfl_down<WaveSize>(lines, offset);
     entries += shfl_down<WaveSize>(entries, offset);
+    span_lines += shfl_down<WaveSize>(span_lines, offset);
+    measured += shfl_down<WaveSize>(measured, offset);
     squares += shfl_down<WaveSize>(squares, offset);
   }
   __shared__ RowStatisticsSums wave_sums[kBlockSize / WaveSize];
-  if (lane == 0) wave_sums[wave] = {longest, lines, entries, squares, 0u, 0ull};
+  if (lane == 0) wave_sums[wave] = {longest, lines, entries, span_lines, measured, squares, 0u, 0ull};
   __syncthreads();
   if (threadIdx.x != 0) return;
   RowStatisticsSums block = wave_sums[0];
@@ -756,22 +781,30 @@ __global__ void __launch_bounds__(kBlockSize)
     block.longest = wave_sums[v].longest > block.longest ? wave_sums[v].longest : block.longest;
     block.window_lines += wave_sums[v].window_lines;
     block.window_entries += wave_sums[v].window_entries;
+    block.window_span_lines += wave_sums[v].window_span_lines;
+    block.windows_measured += wave_sums[v].windows_measured;
     block.length_squares += wave_sums[v].length_squares;
   }
   atomicMax(&sums->longest, block.longest);
   atomicAdd(&sums->window_lines, block.window_lines);
   atomicAdd(&sums->window_entries, block.window_entries);
+  atomicAdd(&sums->window_span_lines, block.window_span_lines);
+  atomicAdd(&sums->windows_measured, block.windows_measured);
   atomicAdd(&sums->length_squares, block.length_squares);
   __threadfence();  // this block's sums are visible before it counts itself
   if (atomicAdd(&sums->blocks_done, 1u) != gridDim.x - 1) return;
   __threadfence();
   volatile RowStatisticsSums* all = sums;
-  const RowStatisticsSums total{all->longest, all->window_lines, all->window_entries, all->length_squares, 0u, 0ull};
-  *sums = RowStatisticsSums{0, 0, 0, 0.0, 0u, 0ull};
+  const RowStatisticsSums total{all->longest,           all->window_lines,     all->window_entries,
+                                all->window_span_lines, all->windows_measured, all->length_squares,
+                                0u,                     0ull};
+  *sums = RowStatisticsSums{0, 0, 0, 0, 0, 0.0, 0u, 0ull};
   __threadfence();  // zeroed before the host, seeing the sequence number, lets the next call launch
   result->longest = total.longest;
   result->window_lines = total.window_lines;
   result->window_entries = total.window_entries;
+  result->window_span_lines = total.window_span_lines;
+  result->windows_measured = total.windows_measured;
   result->length_squares = total.length_squares;
   __threadfence_system();  // the answer is visible to the host before its sequence number
   *reinterpret_cast<volatile unsigned long long*>(&result->sequence) = sequence;

@@ -250,6 +250,11 @@ RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, con
   r.length_squares = result->length_squares;
   r.window_entries = int64_t(result->window_entries);
   r.window_lines_per_entry = r.window_entries > 0 ? double(result->window_lines) / double(r.window_entries) : 0.0;
+  const double line_bytes = x_entry_bytes > 0 && x_entry_bytes < 128 ? double(128 / x_entry_bytes * x_entry_bytes)
+                                                                     : double(x_entry_bytes > 0 ? x_entry_bytes : 1);
+  r.window_reach_bytes = result->windows_measured > 0 ? double(result->window_span_lines) /
+                                                            double(result->windows_measured) * line_bytes
+                                                      : 0.0;
   return r;
 }
 

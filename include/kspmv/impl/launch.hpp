@@ -180,7 +180,20 @@ inline int multivector_columns_per_pass(int64_t num_vectors) { return num_vector
 /// LayoutRight and 0.53-0.86x in LayoutLeft on poisson7, delaunay_n14, fe_4elt2, ct2010
 /// replicated, dw8192 0.75x and 1.07x; on luxembourg_osm (2 entries a row) 1.08-1.16x, hence
 /// the 4 entries.
-inline int raw_multivector_lanes(double average_row_length, int wave, int64_t num_vectors = 0) {
+/// Where every gather waits on memory (gathers_miss_cache: scattered over more of X than the L2
+/// holds), lanes enough for at most 2 entries of the average row each (the fewest, a power of
+/// two up to the wave), so that more of a row's gathers are in flight at once. Measured on the H100
+/// (perf_tests/results/h100_vectors_reach_2026-11-26/), uniform random (16 random columns of 16
+/// million a row) at 2 and 4 vectors in both layouts: 8 lanes took 0.94-0.95x the time of 4 and
+/// 0.84-0.85x that of 2 (this rule's choice there before: a quarter of 15.997 entries is under
+/// 4), 16 lanes the same as 8, 32 lanes 1.19-1.21x.
+inline int raw_multivector_lanes(double average_row_length, int wave, int64_t num_vectors = 0,
+                                 bool gathers_miss_cache = false) {
+  if (gathers_miss_cache) {
+    int lanes = 1;
+    while (lanes < wave && lanes * 2 < average_row_length) lanes *= 2;
+    return lanes;
+  }
   const int lanes = lanes_for_average_row_length(average_row_length / 4, wave);
   return lanes == 1 && num_vectors == 4 && average_row_length >= 4 && wave >= 2 ? 2 : lanes;
 }
@@ -196,6 +209,17 @@ inline int raw_multivector_lanes(double average_row_length, int wave, int64_t nu
 constexpr double raw_stage_x_min_lines_per_entry = 0.75;
 inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double window_lines_per_entry) {
   return x_row_stride == 1 && num_vectors >= 2 && window_lines_per_entry > raw_stage_x_min_lines_per_entry;
+}
+
+/// Whether the gathers of num_vectors vectors miss the cache whatever their order: scattered
+/// (more than raw_stage_x_min_lines_per_entry distinct lines an entry) over more of X than the
+/// L2 holds (a window's reach, raw::RowStatistics, times the vectors). Graphs replicated
+/// block-diagonally (ca-CondMat, cs4) scatter within a replica's x, which the cache holds.
+/// False where the cache's size is unknown (0).
+inline bool gathers_miss_cache(double window_lines_per_entry, double window_reach_bytes, int64_t num_vectors,
+                               double cache_bytes) {
+  return cache_bytes > 0 && window_lines_per_entry > raw_stage_x_min_lines_per_entry &&
+         window_reach_bytes * double(num_vectors) > cache_bytes;
 }
 
 /// The raw multivector kernels: lanes per row (raw_multivector_lanes), unless the longest row at
@@ -235,12 +259,10 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
 /// call (h200_vectors_row_lanes/call3_first_form/): the plain call at 8 vectors in LayoutRight
 /// 0.44-0.68x its time before on the 7 real matrices, 0.51-0.83x on the 4 generated ones it
 /// changed (power_law and heavy_rows keep the split entries).
-/// Below 5 vectors the split entries were also tried where gathers scatter (the lanes kernel
-/// there: its general form, 4 blocks a multiprocessor, a gather a lane in flight): on uniform
-/// random at 4 vectors (H100) 0.91-0.94x the lanes kernel's time, but 1.3-2.4x on ca-CondMat,
-/// ca-HepTh and cs4 replicated, whose gathers look scattered to window_lines_per_entry but stay
-/// within a replica's x in the cache (perf_tests/results/h100_vectors_2026-11-26/): not taken
-/// without a measure of how far the gathers reach.
+/// Below 5 vectors the split entries were also tried where gathers scatter: on uniform random at
+/// 4 vectors (H100) 0.91-0.94x the time of the lanes kernel at 2 lanes a row, but 1.3-2.4x on
+/// ca-CondMat, ca-HepTh and cs4 replicated (perf_tests/results/h100_vectors_2026-11-26/); the
+/// lanes kernel at 8 lanes a row beat both on uniform random (raw_multivector_lanes).
 constexpr int64_t row_major_min_vectors = 5;
 inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors) {
   if (num_vectors < row_major_min_vectors) return kernel;
@@ -491,6 +513,7 @@ struct CsrStructure {
   int64_t longest_row = 0;
   double length_squares = 0;          // sum over rows of length^2; 0 where not measured
   double window_lines_per_entry = 0;  // see raw::RowStatistics; 0 where not measured
+  double window_reach_bytes = 0;      // see raw::RowStatistics; 0 where not measured
   double bytes = 0;             // CSR arrays, x and y: the least one SpMV moves
   double x_bytes = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }

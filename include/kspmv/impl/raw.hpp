@@ -140,6 +140,11 @@ struct RowStatistics {
   /// 0 when no window was sampled.
   double window_lines_per_entry = 0;
   int64_t window_entries = 0;  ///< the entries those windows looked at
+  /// The bytes of x (one vector) a window's gathers reach, averaged over the windows: from the
+  /// 10th to the 90th percentile of the lines of a wave's worth of its sampled entries, evenly
+  /// spaced (a few far columns, as a dense first column's, do not count). Gathers scattered over more than the cache holds
+  /// miss it whatever their order; 0 when no window was sampled.
+  double window_reach_bytes = 0;
 };
 
 /// Where row_statistics may also write a balanced partition (as balanced_partition does), in
