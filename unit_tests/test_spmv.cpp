@@ -574,12 +574,15 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
       EXPECT_GE(kspmv::impl::csr_analysis(TypeParam(), A)->bytes(), size_t(n * k) * sizeof(double));
       EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
           << "lines an entry " << structure.window_lines_per_entry;
-      // Random columns over all n: a window's gathers reach about 80% of x (its 10th to 90th
-      // percentile), 3 vectors' of which (77 MB) are beyond the L2 of an H100 or H200.
-      EXPECT_GT(structure.window_reach_bytes, 0.7 * double(n) * sizeof(double));
+      // Random columns over all n: a window's gathers reach about 76% of x (the 4th and 29th of
+      // 32 samples), for 3 vectors more than an L2 of 60 MB (H100: 50, H200: 60) holds.
+      const double least_reach = 0.7 * double(n) * sizeof(double), cache = double(kspmv::impl::raw::l2_cache_bytes());
+      EXPECT_GT(structure.window_reach_bytes, least_reach);
       EXPECT_LT(structure.window_reach_bytes, 0.9 * double(n) * sizeof(double));
-      EXPECT_TRUE(kspmv::impl::gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
-                                                  double(kspmv::impl::raw::l2_cache_bytes())));
+      if (cache > 0 && least_reach * double(k) > cache) {
+        EXPECT_TRUE(kspmv::impl::gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                                    cache));
+      }
       const auto kernel = kspmv::impl::multivector_kernel(n, int64_t(A.nnz()), structure.longest_row,
                                                           kspmv::impl::warp_width<TypeParam>(),
                                                           int64_t(TypeParam().concurrency()),
