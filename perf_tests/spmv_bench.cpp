@@ -581,14 +581,23 @@ std::vector<Candidate> multivector_candidates(const std::string& prefix, const M
                     *fresh = Matrix(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, A.values);
                     return first_call([=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); });
                   },
-                  [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); }});
+                  [=] { kspmv::spmv(1.0, *fresh, x, 0.0, y); },
+                  [=] {  // what the plain call's choice reads from A's analysis (raw kernels only)
+                    if (!kspmv::impl::raw_available<ExecSpace, double, int, int>()) return std::string();
+                    const auto& s = kspmv::impl::csr_analysis(ExecSpace(), *fresh)->structure;
+                    char text[160];
+                    std::snprintf(text, sizeof(text), "lines/entry %.3f, reach %.0f KB, average row %.2f, longest %lld",
+                                  s.window_lines_per_entry, s.window_reach_bytes / 1024.0, s.average_row(),
+                                  (long long)s.longest_row);
+                    return std::string(text);
+                  }});
   if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
     const auto balanced = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_balanced}); };
     list.push_back({prefix + "kspmv:raw_balanced", [=] { return first_call(balanced); }, balanced});
     const int64_t longest = kspmv::impl::longest_row(A, ExecSpace());
     const int wave = kspmv::impl::warp_width<ExecSpace>();
     const bool uneven = kspmv::impl::multivector_kernel(A.num_rows(), int64_t(A.nnz()), longest, wave,
-                                                        int64_t(ExecSpace().concurrency()), 0.0) !=
+                                                        int64_t(ExecSpace().concurrency()), 0.0, false) !=
                         kspmv::impl::MultivectorKernel::lanes;
     for (int lanes = 1; lane_sweep && !uneven && lanes <= wave; lanes *= 2) {
       kspmv::SpmvOptions o{kspmv::Algorithm::raw};

@@ -42,22 +42,34 @@ TEST(Launch, MultivectorPassesLanesAndKernel) {
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32), 1);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32), 4);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(1000.0, 32), 32);
-  // 4 vectors: rows of 4 to 7 entries 2 lanes (the one-pass form at full occupancy)
+  // From 4 vectors on: rows of 4 to 7 entries 2 lanes
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32, 4), 2);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(4.0, 32, 4), 2);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(3.9, 32, 4), 1);
-  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 64, 8), 1);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 64, 8), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(4.8, 32, 16), 2);
+  EXPECT_EQ(kspmv::impl::raw_multivector_lanes(3.9, 32, 8), 1);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(7.0, 32, 3), 1);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(13.0, 32, 4), 2);
   EXPECT_EQ(kspmv::impl::raw_multivector_lanes(27.0, 32, 4), 4);
   // 27-point Poisson, 8M rows on 270,000 threads: 800 entries a thread, the longest row 7 steps.
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 0.1), MultivectorKernel::lanes);
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 1.0), MultivectorKernel::lanes);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 0.1, false), MultivectorKernel::lanes);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 216000000, 27, 32, 270000, 1.0, false), MultivectorKernel::lanes);
   // Rows of 8 with one of 4 million entries: 2 lanes take 2 million steps. The balanced kernel
-  // where neighbouring rows share lines of x, the split entries on a row-major X where they do not.
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.64), MultivectorKernel::balanced);
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.75), MultivectorKernel::balanced);
-  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.76), MultivectorKernel::entries);
+  // where neighbouring rows share lines of x or scattered gathers stay within a small reach, the
+  // split entries on a row-major X elsewhere.
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.64, false), MultivectorKernel::balanced);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.75, false), MultivectorKernel::balanced);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.76, false), MultivectorKernel::entries);
+  EXPECT_EQ(kspmv::impl::multivector_kernel(8000000, 68000000, 4000000, 32, 270000, 0.9, true), MultivectorKernel::balanced);
+  using kspmv::impl::scattered_gathers_stay_in_cache;
+  EXPECT_TRUE(scattered_gathers_stay_in_cache(0.87, 74e3, 16, 50e6));     // lp_dfl001 replicated
+  EXPECT_TRUE(scattered_gathers_stay_in_cache(0.87, 74e3, 4, 50e6, false));
+  EXPECT_TRUE(scattered_gathers_stay_in_cache(0.87, 74e3, 8, 50e6, true));
+  EXPECT_FALSE(scattered_gathers_stay_in_cache(0.9, 122e3, 4, 50e6, true));  // fit2d, row-major X at 4
+  EXPECT_FALSE(scattered_gathers_stay_in_cache(1.0, 5.9e6, 2, 50e6));     // heavy_rows: 12 MB
+  EXPECT_FALSE(scattered_gathers_stay_in_cache(0.64, 30e3, 8, 50e6));     // not scattered
+  EXPECT_FALSE(scattered_gathers_stay_in_cache(0.9, 74e3, 8, 0.0));       // the cache unknown
 }
 
 // Gathers scattered (more than 0.75 lines an entry) over more of X than the L2 holds wait on
@@ -85,7 +97,8 @@ TEST(Launch, GathersMissCacheAndTheirLanes) {
 }
 
 // On a row-major X from 5 vectors on, the lanes over the vectors: the row lanes for the lanes
-// kernel, the chunks for the balanced one; the split entries stay; 4 vectors or fewer unchanged.
+// kernel (the chunks where row lengths vary more than their mean and Y is row-major too), the
+// chunks for the balanced one; the split entries stay; 4 vectors or fewer unchanged.
 TEST(Launch, RowMajorMultivectorKernel) {
   using kspmv::impl::MultivectorKernel;
   using kspmv::impl::row_major_multivector_kernel;
@@ -95,6 +108,11 @@ TEST(Launch, RowMajorMultivectorKernel) {
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 5), MultivectorKernel::chunks);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::entries, 16), MultivectorKernel::entries);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 100), MultivectorKernel::row_lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.2, true), MultivectorKernel::chunks);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.2, false), MultivectorKernel::row_lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.0, true), MultivectorKernel::row_lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 4, 3.0, true), MultivectorKernel::lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 8, 0.1, false), MultivectorKernel::chunks);
 }
 
 TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {
@@ -105,6 +123,14 @@ TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {
   EXPECT_FALSE(stage_x_row_major(1, 8, 0.0));    // not measured (cache-resident)
   EXPECT_FALSE(stage_x_row_major(8, 8, 1.0));    // already row-major
   EXPECT_FALSE(stage_x_row_major(1, 1, 1.0));    // one vector
+  // The lanes kernel below a wave a row, from 5 vectors on (the row lanes then): from 0.25
+  EXPECT_TRUE(stage_x_row_major(1, 8, 0.3, 2, 32));
+  EXPECT_TRUE(stage_x_row_major(1, 5, 0.26, 16, 32));
+  EXPECT_FALSE(stage_x_row_major(1, 8, 0.25, 2, 32));
+  EXPECT_FALSE(stage_x_row_major(1, 8, 0.5, 32, 32));  // a wave a row (wood1p's 288 entries)
+  EXPECT_FALSE(stage_x_row_major(1, 4, 0.5, 2, 32));   // 4 vectors: the lanes kernel on the copy
+  EXPECT_FALSE(stage_x_row_major(1, 8, 0.5, 0, 32));   // not the lanes kernel
+  EXPECT_FALSE(stage_x_row_major(8, 8, 0.5, 2, 32));   // already row-major
 }
 
 TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {

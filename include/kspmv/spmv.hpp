@@ -498,11 +498,12 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // Rank-2 x and y (several vectors): CsrMatrix and BalancedCsrMatrix (its CSR arrays), modes N
 // and T; one vector is the rank-1 call on the column. Mode N: automatic runs a raw kernel on GPUs
 // with the raw kernels (any strides), lanes per row, the balanced partition or evenly split
-// entries by launch.hpp: multivector_kernel from the longest row and the lines of x an entry
-// gathers (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
+// entries by launch.hpp: multivector_kernel from the longest row and how scattered and how far
+// x's gathers reach (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
 // of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
 // is (into memory kept with the analysis); on a row-major X from 5 vectors on, lanes over the
-// vectors instead of the lanes and balanced kernels (row_major_multivector_kernel); a Kokkos
+// vectors instead of the lanes and balanced kernels (row_major_multivector_kernel: a group a row,
+// or chunks of entries where rows are uneven or their lengths vary and Y is row-major); a Kokkos
 // thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with lanes_per_row
 // as its group), csr_balanced the raw balanced kernel. Mode T: vector
 // CSR's lanes per row with atomics (automatic or csr_vector).
@@ -548,16 +549,26 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       constexpr int wave = warp_width<ExecSpace>();
       const int64_t k = int64_t(x.extent(1));
       const CsrStructure& structure = csr_analysis(space, A)->structure;
+      const bool miss = gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                           double(raw::l2_cache_bytes()));
+      const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
+                                                  : raw_multivector_lanes(structure.average_row(), wave, k, miss);
       MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
       // A column-major X whose gathers scatter is read from a row-major copy (launch.hpp), but
       // by the balanced kernel.
       bool stage = false;
       if (a == Algorithm::automatic) {
-        kernel = multivector_kernel(A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave,
-                                    int64_t(space.concurrency()), structure.window_lines_per_entry);
+        kernel = multivector_kernel(
+            A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave, int64_t(space.concurrency()),
+            structure.window_lines_per_entry,
+            scattered_gathers_stay_in_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                            double(raw::l2_cache_bytes()), x.stride(1) == 1));
         stage = kernel != MultivectorKernel::balanced &&
-                stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry);
-        if (stage || x.stride(1) == 1) kernel = row_major_multivector_kernel(kernel, k);
+                stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry,
+                                  kernel == MultivectorKernel::lanes ? lanes : 0, wave);
+        if (stage || x.stride(1) == 1) {
+          kernel = row_major_multivector_kernel(kernel, k, structure.row_length_variation(), y.stride(1) == 1);
+        }
       } else if (kernel == MultivectorKernel::lanes) {
         stage = stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry);
       }
@@ -605,11 +616,6 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                                                 int64_t(y.stride(1)), alpha);
         return;
       }
-      const bool miss = gathers_miss_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
-                                           double(raw::l2_cache_bytes()));
-      const int lanes = options.lanes_per_row > 0
-                            ? options.lanes_per_row
-                            : raw_multivector_lanes(double(A.nnz()) / double(A.num_rows()), wave, k, miss);
       if (!is_power_of_two(lanes) || lanes > wave) {
         throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
                                     " must be a power of two <= " + std::to_string(wave) + " on this backend");

@@ -171,15 +171,18 @@ inline int multivector_columns_per_pass(int64_t num_vectors) { return num_vector
 /// Lanes per row of the raw multivector kernel: the largest power of two <= a quarter of the
 /// average row, clamped to [1, wave]. A lane's step gathers a line of x for each of its vectors
 /// and every lane ends with one group sum per vector: fewer, busier lanes than a single vector's.
-/// At 4 vectors (num_vectors; the kernel's one-pass form of 4: 32 registers a thread, 8 blocks of
-/// 256 a multiprocessor on sm_90) rows of 4 to 7 entries on average get 2 lanes rather than 1:
+/// From 4 vectors on (num_vectors) rows of 4 to 7 entries on average get 2 lanes rather than 1:
 /// a lane walking its row alone, each load of a warp touches 32 rows' lines, which the L1 of so
 /// many threads lost between a lane's steps (Nsight Compute, 7-point Poisson 300^3 in
 /// LayoutLeft: L1 hit rate 42%, half of the sectors excess). In a raw lab on the H100
 /// (perf_tests/results/h100_vectors_2026-11-26/lab/) 2 lanes took 0.37-0.97x the time of 1 in
 /// LayoutRight and 0.53-0.86x in LayoutLeft on poisson7, delaunay_n14, fe_4elt2, ct2010
 /// replicated, dw8192 0.75x and 1.07x; on luxembourg_osm (2 entries a row) 1.08-1.16x, hence
-/// the 4 entries.
+/// the 4 entries. At 8 vectors in LayoutLeft on the 46 real matrices of perf_tests/matrices
+/// replicated (H100, perf_tests/results/h100_vectors_structure_2026-11-26/), of the 15 whose rows
+/// take this rule, 2 lanes took 0.73-0.98x the time of 1 on 11 (add32, delaunay_n14, crack,
+/// trpcage_8K) and 1.01-1.06x on 4 (epb1, dw8192, Franz6, commanche_dual); the rule held 4
+/// vectors alone before (the kernel's one-pass form of 4: 32 registers a thread).
 /// Where every gather waits on memory (gathers_miss_cache: scattered over more of X than the L2
 /// holds), lanes enough for at most 2 entries of the average row each (the fewest, a power of
 /// two up to the wave), so that more of a row's gathers are in flight at once. Measured on the H100
@@ -195,7 +198,7 @@ inline int raw_multivector_lanes(double average_row_length, int wave, int64_t nu
     return lanes;
   }
   const int lanes = lanes_for_average_row_length(average_row_length / 4, wave);
-  return lanes == 1 && num_vectors == 4 && average_row_length >= 4 && wave >= 2 ? 2 : lanes;
+  return lanes == 1 && num_vectors >= 4 && average_row_length >= 4 && wave >= 2 ? 2 : lanes;
 }
 
 /// Several vectors with X column-major (LayoutLeft: each vector's entries contiguous): an entry's
@@ -206,9 +209,25 @@ inline int raw_multivector_lanes(double average_row_length, int wave, int64_t nu
 /// at which the balanced kernel takes each gather as a wait on memory), the raw kernels read a
 /// row-major copy made for the call: n*k*8 bytes written and read once more against up to 3 of
 /// every 4 sectors of the gathers. Where rows share lines, the caches serve both layouts alike.
+/// From row_major_min_vectors vectors on, the lanes kernel (lanes_per_row below a wave; 0: not
+/// the lanes kernel) reads the copy from raw_stage_x_row_lanes_min_lines_per_entry lines an
+/// entry, the row lanes (row_major_multivector_kernel) taking its place: an entry's 8 vectors are
+/// then 2 sectors instead of 8. At 8 vectors on the 46 real matrices of perf_tests/matrices and
+/// the suite's 7 replicated (H100, perf_tests/results/h100_vectors_structure_2026-11-26/), the copy
+/// and the row lanes took 0.67-0.92x the time of the lanes kernel at its best width on 7 of the 9
+/// of even rows between 0.25 and 0.75 lines an entry (EX5, crack, vsp_data_and_seymourl, ct2010,
+/// lp_nug20, bcspwr10, ca-GrQc), 0.99x on p2p-Gnutella09 and 1.96x on wood1p (288 entries a row:
+/// the lanes kernel a wave a row, left as it is); 0.98-1.0x at 0.19-0.25 (Groebner,
+/// ego-Facebook, email-Eu-core), 1.2-1.6x below (pilot87, cage10, commanche_dual).
 constexpr double raw_stage_x_min_lines_per_entry = 0.75;
-inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double window_lines_per_entry) {
-  return x_row_stride == 1 && num_vectors >= 2 && window_lines_per_entry > raw_stage_x_min_lines_per_entry;
+constexpr double raw_stage_x_row_lanes_min_lines_per_entry = 0.25;
+constexpr int64_t row_major_min_vectors = 5;
+inline bool stage_x_row_major(int64_t x_row_stride, int64_t num_vectors, double window_lines_per_entry,
+                              int lanes_per_row = 0, int wave = 0) {
+  const bool row_lanes = num_vectors >= row_major_min_vectors && lanes_per_row > 0 && lanes_per_row < wave;
+  return x_row_stride == 1 && num_vectors >= 2 &&
+         window_lines_per_entry > (row_lanes ? raw_stage_x_row_lanes_min_lines_per_entry
+                                             : raw_stage_x_min_lines_per_entry);
 }
 
 /// Whether the gathers of num_vectors vectors miss the cache whatever their order: scattered
@@ -226,8 +245,8 @@ inline bool gathers_miss_cache(double window_lines_per_entry, double window_reac
 /// that width would take more steps than an average resident thread's share of the entries (the
 /// rule of mode T's transpose_candidates, for the same reason); then the balanced partition
 /// (raw::csr_multivector_balanced, two vectors a pass), or, where the gathers of x scatter (more
-/// than raw_stage_x_min_lines_per_entry distinct lines an entry, as stage_x_row_major), the
-/// entries split evenly over waves (raw::csr_multivector_entries, 4 or 8 vectors a pass on a
+/// than raw_stage_x_min_lines_per_entry distinct lines an entry, as stage_x_row_major) but for
+/// scattered_gathers_stay_in_cache, the entries split evenly over waves (raw::csr_multivector_entries, 4 or 8 vectors a pass on a
 /// row-major X: a sector of x serves 4 vectors, where a pass a vector gathers each line again
 /// for every pair of vectors). Measured on the H200 (perf_tests/results/h200_vectors_balanced/),
 /// at 4, 8 and 16 vectors: the balanced kernel took 0.30-0.70x the split entries' time on
@@ -235,15 +254,34 @@ inline bool gathers_miss_cache(double window_lines_per_entry, double window_reac
 /// 0.44-0.93x in LayoutRight but for arrow at 16 vectors (1.35x: rows of 2 entries, whose y it
 /// writes a vector at a time, 16 entries apart); 1.7-3.6x on power_law and heavy_rows (about 1
 /// line an entry).
+/// Where a window's scattered gathers reach little of x (replicated graphs: a replica's x), all
+/// vectors' reach within gathers_in_cache_max_fraction of the L2, the balanced kernel: at 8
+/// vectors on the H100 (perf_tests/results/h100_vectors_structure_2026-11-26/) it took 0.59-0.61x
+/// the split entries' time in LayoutLeft, and the chunks 0.43-0.83x in LayoutRight, on lp_dfl001
+/// and fit2d (0.87 and 0.90 lines an entry, windows reaching 74 and 122 KB: 1.2 and 2 MB at 16
+/// vectors). The mark, an eighth of the L2, is set between those and heavy_rows (windows
+/// reaching 5.9 MB: 12 MB at 2 vectors), on which the balanced kernel and the chunks took
+/// 1.8-2.8x the split entries' time at 4 and 8 vectors with the whole L2 as the mark. Not on a
+/// row-major X below row_major_min_vectors (x_row_major), where no chunks replace the balanced
+/// kernel, which writes a row-major Y a vector at a time: fit2d at 4 vectors in LayoutRight took
+/// 1.45x the split entries' time there.
+constexpr double gathers_in_cache_max_fraction = 0.125;
+inline bool scattered_gathers_stay_in_cache(double window_lines_per_entry, double window_reach_bytes,
+                                            int64_t num_vectors, double cache_bytes, bool x_row_major = false) {
+  return cache_bytes > 0 && window_lines_per_entry > raw_stage_x_min_lines_per_entry &&
+         window_reach_bytes * double(num_vectors) <= gathers_in_cache_max_fraction * cache_bytes &&
+         !(x_row_major && num_vectors < row_major_min_vectors);
+}
 enum class MultivectorKernel { lanes, balanced, entries, row_lanes, chunks };
 constexpr int raw_multivector_entries_per_lane = 16;
 inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64_t longest_row, int wave,
-                                            int64_t resident_threads, double window_lines_per_entry) {
+                                            int64_t resident_threads, double window_lines_per_entry,
+                                            bool scattered_in_cache) {
   const int lanes = raw_multivector_lanes(num_rows > 0 ? double(nnz) / double(num_rows) : 0.0, wave);
   const double per_thread = double(nnz) / double(resident_threads > 0 ? resident_threads : 1);
   if (double(longest_row) / double(lanes) <= per_thread) return MultivectorKernel::lanes;
-  return window_lines_per_entry > raw_stage_x_min_lines_per_entry ? MultivectorKernel::entries
-                                                                  : MultivectorKernel::balanced;
+  return window_lines_per_entry > raw_stage_x_min_lines_per_entry && !scattered_in_cache ? MultivectorKernel::entries
+                                                                                          : MultivectorKernel::balanced;
 }
 
 /// On a row-major X (a row's vectors contiguous: LayoutRight, or the copy stage_x_row_major
@@ -263,10 +301,25 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
 /// 4 vectors (H100) 0.91-0.94x the time of the lanes kernel at 2 lanes a row, but 1.3-2.4x on
 /// ca-CondMat, ca-HepTh and cs4 replicated (perf_tests/results/h100_vectors_2026-11-26/); the
 /// lanes kernel at 8 lanes a row beat both on uniform random (raw_multivector_lanes).
-constexpr int64_t row_major_min_vectors = 5;
-inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors) {
+/// Rows whose lengths vary more than their mean (CsrStructure::row_length_variation above
+/// row_major_chunks_min_variation) take the chunks rather than the row lanes where Y is row-major
+/// too (y_row_major): a group a row waits on its longest rows where a chunk's entries are even.
+/// At 8 vectors in LayoutRight (H100, perf_tests/results/h100_vectors_structure_2026-11-26/) the
+/// chunks took 0.45-0.93x the row lanes' time on 10 of the 13 matrices of even rows (by
+/// multivector_kernel) so varied (wood1p 0.45x, ego-Facebook, ca-GrQc, ca-CondMat, orani678,
+/// ca-HepTh, pilot87, email-Eu-core, Groebner, p2p-Gnutella09), the same on tomography, 1.21x and
+/// 1.28x on vsp_data_and_seymourl and bayer10; 1.2-2.0x on rows varying less (add32, bcsstk13,
+/// OPF_3754, cage10; the Poissons and the band in an earlier call). A column-major Y stays with
+/// the row lanes: the chunks write a row's vectors a sector each there, rows apart from their
+/// neighbours' (through the copy 2.1x the row lanes' time on p2p-Gnutella09, 1.5x on ca-HepTh).
+constexpr double row_major_chunks_min_variation = 1.0;
+inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors,
+                                                      double row_length_variation = 0.0, bool y_row_major = false) {
   if (num_vectors < row_major_min_vectors) return kernel;
-  if (kernel == MultivectorKernel::lanes) return MultivectorKernel::row_lanes;
+  if (kernel == MultivectorKernel::lanes) {
+    return y_row_major && row_length_variation > row_major_chunks_min_variation ? MultivectorKernel::chunks
+                                                                                 : MultivectorKernel::row_lanes;
+  }
   if (kernel == MultivectorKernel::balanced) return MultivectorKernel::chunks;
   return kernel;
 }
