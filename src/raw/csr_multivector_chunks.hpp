@@ -11,6 +11,10 @@
 // (perf_tests/results/h200_vectors_row_lanes/lab/): 0.35-0.66x the balanced kernel's time on
 // rajat01, wiki-Vote, arrow, ca-CondMat replicated; slower than the row lanes on short even rows
 // (a row's end at every few entries), so launch.hpp takes it only where rows are uneven.
+// Tried and not kept: a group loading its whole chunk's entries before the row search and walking
+// them from registers (80 registers instead of 58 at 8 vectors): 0.99x the time on arrow x600 at
+// 8 vectors in LayoutRight, 1.02-1.34x elsewhere (H100, perf_tests/results/h100_chunks_preload_2026-11-26/):
+// the kernel is bound by L2 and DRAM traffic, not by a warp's chain of loads.
 
 namespace kspmv {
 namespace impl {
