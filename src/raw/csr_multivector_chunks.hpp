@@ -86,22 +86,37 @@ __global__ void __launch_bounds__(kBlockSize)
   }
   const int64_t start_row = lo;
   const int64_t vectors = Passes == kOnePass ? int64_t(PerPass) : num_vectors;
+  // The walk in 32-bit positions within the chunk: a row's end as its offset from k0, at most
+  // chunk_n + 1 (past the chunk: the row spans chunks); y's row and the next row's end by
+  // pointers. Nsight Compute on the H200 showed the walk in 64-bit positions issuing about 400
+  // instructions a step of 4 entries (rajat01 at 8 vectors: 64% of issue slots); in one binary
+  // this walk took 0.92-0.97x its time at 8 vectors in LayoutRight on 15 matrices of uneven rows
+  // (perf_tests/results/h200_multivector_lab_2026-11-26/). Its registers must stay at or below
+  // the 64-bit walk's: a first form keeping the chunk's own pointers took 88 instead of 80 at 16
+  // vectors (2 blocks a multiprocessor instead of 3) and 1.13-1.28x the time there.
+  const int chunk_n = int(k1 - k0);
+  const auto local_end = [&](Off end) {
+    const int64_t e = int64_t(end) - k0;
+    return e > chunk_n ? chunk_n + 1 : int(e);
+  };
   for (int64_t first = 0; first < vectors; first += PerPass) {
     const int count =
         Passes != kAnyPasses ? PerPass : (num_vectors - first < PerPass ? int(num_vectors - first) : PerPass);
     const int vector = lane * Width < count ? lane * Width : count - Width;
     const bool writes = lane * Width < count;
     const S* x_lane = x + first + vector;
-    int64_t row = start_row;
-    bool head = int64_t(offsets[row]) < k0;  // the first row began in an earlier chunk
-    Off row_end = offsets[row + 1], next_end = offsets[row + 2 <= num_rows ? row + 2 : num_rows];
+    S* out = y + start_row * y_row_stride + (first + vector) * y_vector_stride;
+    const Off* next_end_at = offsets + (start_row + 2 <= num_rows ? start_row + 2 : num_rows);
+    O ends_left = O(num_rows - (next_end_at - offsets));  // row ends past next_end_at (O holds num_rows)
+    int end = local_end(offsets[start_row + 1]);
+    int next_end = local_end(*next_end_at);
+    bool spans = int64_t(offsets[start_row]) < k0 || end > chunk_n;
     S sum[Width];
 #pragma unroll
     for (int w = 0; w < Width; ++w) sum[w] = 0;
     const auto finish_row = [&]() {
-      S* out = y + row * y_row_stride + (first + vector) * y_vector_stride;
       if (writes) {
-        if (head || int64_t(row_end) > k1) {  // spans chunks
+        if (spans) {
 #pragma unroll
           for (int w = 0; w < Width; ++w) atomicAdd(out + w * y_vector_stride, alpha * sum[w]);
         } else {
@@ -111,20 +126,25 @@ __global__ void __launch_bounds__(kBlockSize)
 #pragma unroll
       for (int w = 0; w < Width; ++w) sum[w] = 0;
     };
-    for (int64_t step = k0; step < k1; step += Group) {
-      const int n = k1 - step < Group ? int(k1 - step) : Group;
+    for (int step = 0; step < chunk_n; step += Group) {
+      const int n = chunk_n - step < Group ? chunk_n - step : Group;
       S gathered[Group][Width];
       S weight[Group];
-      gather_entries<Group, Width>(lanes, lane, n, cols + step, vals + step, x_lane, x_row_stride, weight, gathered);
+      gather_entries<Group, Width>(lanes, lane, n, cols + (k0 + step), vals + (k0 + step), x_lane, x_row_stride,
+                                   weight, gathered);
 #pragma unroll
       for (int s = 0; s < Group; ++s) {
         if (s < n) {
-          while (step + s >= int64_t(row_end)) {  // the same for the whole group
+          while (step + s >= end) {  // the same for the whole group
             finish_row();
-            ++row;
-            head = false;
-            row_end = next_end;
-            next_end = offsets[row + 2 <= num_rows ? row + 2 : num_rows];
+            out += y_row_stride;
+            end = next_end;
+            spans = end > chunk_n;
+            if (ends_left > 0) {
+              ++next_end_at;
+              --ends_left;
+            }
+            next_end = local_end(*next_end_at);
           }
 #pragma unroll
           for (int w = 0; w < Width; ++w) sum[w] += weight[s] * gathered[s][w];
