@@ -1,0 +1,54 @@
+# python3 table.py [section]: the tables of README.md from the records in this folder.
+#   baseline: the committed code (020fc8b) on the H200, time per vector at 8 and 16 vectors against
+#             the rank-1 plain call of the same run, and against KokkosKernels' default (four_vectors/*_bv0)
+#   minblocks, fourvectors, chunks32, final: the labs and the final code against the code before
+import glob, gzip, json, os, sys
+here = os.path.dirname(os.path.abspath(__file__))
+def load(f):
+    return {(r['matrix'], r['kernel']): r for r in json.load(gzip.open(os.path.join(here, f + ".gz"), "rt"))['results'] if r.get('status') == 'ok'}
+def per_vector(d, key):
+    m, k = key
+    return d[key]['seconds'] / d[key]['vectors'] / d[(m, 'kspmv:automatic')]['seconds']
+def baseline():
+    print('| matrix | call | us | per vector | vs KK default |\n|---|---|---|---|---|')
+    for f in ('four_vectors/real_bv0.json', 'four_vectors/large_bv0.json', 'four_vectors/unseen_bv0.json'):
+        d = load(f)
+        for key, r in d.items():
+            m, k = key
+            if k.startswith('mv') and k.endswith('kspmv:automatic') and not k.startswith('mv4'):
+                kk = d.get((m, k.split(':')[0] + ':kk:default'))
+                flag = ' **' if per_vector(d, key) > 0.5 and k.startswith('mv8') else ''
+                print(f"| {m} | {k.split(':')[0]} | {r['seconds']*1e6:.0f} | {per_vector(d, key):.3f}{flag} | "
+                      f"{kk['seconds']/r['seconds']:.2f}x |" if kk else '')
+def ab(before, after, only=None):
+    print('| matrix | kernel | before us | after us | after/before | per vector after |\n|---|---|---|---|---|---|')
+    for key, r in before.items():
+        m, k = key
+        if key in after and k.startswith('mv') and (only is None or only(k)):
+            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | {after[key]['seconds']*1e6:.0f} | "
+                  f"{after[key]['seconds']/r['seconds']:.3f} | {per_vector(after, key):.3f} |")
+def plain_or_chunks(k):
+    return k.endswith('kspmv:automatic') or k.endswith('raw_chunks') or k.endswith('raw_balanced')
+section = sys.argv[1] if len(sys.argv) > 1 else 'baseline'
+if section == 'baseline':
+    baseline()
+elif section == 'minblocks':
+    for v in ('5', '6'):
+        print(f'\nKSPMV_LAB_MINB={v} against 4 (4 = the committed code\'s 64 registers for the balanced kernel):')
+        ab(load('min_blocks/real_v4.json'), load(f'min_blocks/real_v{v}.json'), plain_or_chunks)
+elif section == 'fourvectors':
+    ab(load('four_vectors/real_bv0.json'), load('four_vectors/real_bv4.json'), plain_or_chunks)
+    ab(load('four_vectors/unseen_bv0.json'), load('four_vectors/unseen_bv4.json'), plain_or_chunks)
+elif section == 'chunks32':
+    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'chunks32/real_c*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
+    old = [load(os.path.relpath(f, here)) for f in runs if '/real_c0' in f]
+    new = [load(os.path.relpath(f, here)) for f in runs if '/real_c1' in f]
+    print('(two runs of each, alternating; the faster of each pair)')
+    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
+    ab(best(old), best(new), plain_or_chunks)
+    ab(load('chunks32/unseen_c0.json'), load('chunks32/unseen_c1.json'), plain_or_chunks)
+elif section == 'final':
+    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'chunks32/real_c0*.json.gz'))])
+    ab(load(os.path.relpath(runs[0], here)), load('final/real.json'), plain_or_chunks)
+    ab(load('chunks32/unseen_c0.json'), load('final/unseen.json'), plain_or_chunks)
+    ab(load('four_vectors/large_bv0.json'), load('final/large.json'), plain_or_chunks)
