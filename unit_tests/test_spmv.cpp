@@ -609,7 +609,8 @@ TYPED_TEST(Spmv, MultivectorRowMajorCopyOfScatteredX) {
 // csr_multivector_chunks.hpp), called directly on every random case and on rows ending exactly
 // where a chunk of 32 entries does, followed by empty rows (the chunks' scale kernel writes those)
 // and ending at nnz: 5 to 17 vectors, X's rows aligned for two vectors a lane (k even) or not (k
-// odd, or X the columns 1..k of a View of k + 1), Y LayoutRight and LayoutLeft. The plain call
+// odd, or X the columns 1..k of a View of k + 1), A's entries aligned for the chunks' 16-byte
+// loads or not, Y LayoutRight and LayoutLeft. The plain call
 // takes them on the raw backends from 5 vectors on (launch.hpp: row_major_multivector_kernel).
 TYPED_TEST(Spmv, MultivectorRowLanesAndChunks) {
   if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
@@ -638,51 +639,63 @@ TYPED_TEST(Spmv, MultivectorRowLanesAndChunks) {
         const double alpha = edge ? 1.5 : cases[c].alpha, beta = edge ? 0.0 : cases[c].beta;
         const bool nan_in_y = edge || cases[c].nan_in_y;
         const auto A = kspmv::to_device<double, int, int, Device>(h);
+        // A's entries one place into Views of nnz + 1: cols and vals not aligned to the chunks'
+        // 16-byte loads of a group's entries, which then pass them with shuffles instead.
+        const int64_t nnz = int64_t(A.nnz());
+        Kokkos::View<int*, Device> shifted_cols("cols", nnz + 1);
+        Kokkos::View<double*, Device> shifted_vals("vals", nnz + 1);
+        Kokkos::deep_copy(Kokkos::subview(shifted_cols, Kokkos::make_pair(int64_t(1), nnz + 1)), A.col_indices);
+        Kokkos::deep_copy(Kokkos::subview(shifted_vals, Kokkos::make_pair(int64_t(1), nnz + 1)), A.values);
         for (const int64_t k : {5, 6, 8, 9, 16, 17}) {
           for (const bool offset_x : {false, true}) {
-            for (const bool left_y : {false, true}) {
-              SCOPED_TRACE("k = " + std::to_string(k) + (offset_x ? ", X from column 1" : "") +
-                           (left_y ? ", Y LayoutLeft" : ""));
-              Kokkos::View<double**, Kokkos::LayoutRight, Device> wide_x("X", h.num_cols, k + 1);
-              const auto X = Kokkos::subview(wide_x, Kokkos::ALL(), Kokkos::make_pair(offset_x ? 1 : 0, int(k) + (offset_x ? 1 : 0)));
-              Kokkos::View<double**, Kokkos::LayoutLeft, Device> y_left("Y", h.num_rows, k);
-              Kokkos::View<double**, Kokkos::LayoutRight, Device> y_right("Y", h.num_rows, k);
-              std::vector<std::vector<double>> x(k), y0(k);
-              auto xh = Kokkos::create_mirror(wide_x);
-              auto ylh = Kokkos::create_mirror(y_left);
-              auto yrh = Kokkos::create_mirror(y_right);
-              for (int64_t j = 0; j < k; ++j) {
-                x[j] = random_vector(size_t(h.num_cols), rng);
-                y0[j] = random_vector(size_t(h.num_rows), rng);
-                if (nan_in_y) std::fill(y0[j].begin(), y0[j].end(), nan);
-                for (int64_t i = 0; i < h.num_cols; ++i) xh(i, j + (offset_x ? 1 : 0)) = x[j][i];
-                for (int64_t i = 0; i < h.num_rows; ++i) ylh(i, j) = yrh(i, j) = y0[j][i];
-              }
-              Kokkos::deep_copy(wide_x, xh);
-              Kokkos::deep_copy(y_left, ylh);
-              Kokkos::deep_copy(y_right, yrh);
-              double* y = left_y ? y_left.data() : y_right.data();
-              const int64_t y_row = left_y ? 1 : k, y_vector = left_y ? h.num_rows : 1;
-              const TypeParam space;
-              if (chunks) {
-                const auto& partition = kspmv::impl::csr_analysis(space, A)->balanced(space, A);
-                kspmv::impl::raw::csr_multivector_chunks<double, int, int>(
-                    kspmv::impl::native_stream(space), A.num_rows(), int64_t(A.nnz()), partition.entries_per_block(),
-                    partition.block_first_row.data(), k, A.row_offsets.data(), A.col_indices.data(),
-                    A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row, y_vector, alpha, beta);
-              } else {
-                kspmv::impl::raw::csr_multivector_row_lanes<double, int, int>(
-                    kspmv::impl::native_stream(space), A.num_rows(), k, A.row_offsets.data(), A.col_indices.data(),
-                    A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row, y_vector, alpha, beta);
-              }
-              space.fence();
-              Kokkos::deep_copy(ylh, y_left);
-              Kokkos::deep_copy(yrh, y_right);
-              for (int64_t j = 0; j < k; ++j) {
-                std::vector<double> column(size_t(h.num_rows));
-                for (int64_t i = 0; i < h.num_rows; ++i) column[i] = left_y ? ylh(i, j) : yrh(i, j);
-                EXPECT_TRUE(matches_reference(column, reference_spmv(alpha, h, x[j], beta, y0[j])))
-                    << "vector " << j << " of " << k;
+            for (const bool shifted : {false, true}) {
+              if (shifted && !chunks) continue;
+              for (const bool left_y : {false, true}) {
+                SCOPED_TRACE("k = " + std::to_string(k) + (offset_x ? ", X from column 1" : "") +
+                             (shifted ? ", entries one place on" : "") + (left_y ? ", Y LayoutLeft" : ""));
+                Kokkos::View<double**, Kokkos::LayoutRight, Device> wide_x("X", h.num_cols, k + 1);
+                const auto X = Kokkos::subview(wide_x, Kokkos::ALL(), Kokkos::make_pair(offset_x ? 1 : 0, int(k) + (offset_x ? 1 : 0)));
+                Kokkos::View<double**, Kokkos::LayoutLeft, Device> y_left("Y", h.num_rows, k);
+                Kokkos::View<double**, Kokkos::LayoutRight, Device> y_right("Y", h.num_rows, k);
+                std::vector<std::vector<double>> x(k), y0(k);
+                auto xh = Kokkos::create_mirror(wide_x);
+                auto ylh = Kokkos::create_mirror(y_left);
+                auto yrh = Kokkos::create_mirror(y_right);
+                for (int64_t j = 0; j < k; ++j) {
+                  x[j] = random_vector(size_t(h.num_cols), rng);
+                  y0[j] = random_vector(size_t(h.num_rows), rng);
+                  if (nan_in_y) std::fill(y0[j].begin(), y0[j].end(), nan);
+                  for (int64_t i = 0; i < h.num_cols; ++i) xh(i, j + (offset_x ? 1 : 0)) = x[j][i];
+                  for (int64_t i = 0; i < h.num_rows; ++i) ylh(i, j) = yrh(i, j) = y0[j][i];
+                }
+                Kokkos::deep_copy(wide_x, xh);
+                Kokkos::deep_copy(y_left, ylh);
+                Kokkos::deep_copy(y_right, yrh);
+                double* y = left_y ? y_left.data() : y_right.data();
+                const int64_t y_row = left_y ? 1 : k, y_vector = left_y ? h.num_rows : 1;
+                const TypeParam space;
+                if (chunks) {
+                  const auto& partition = kspmv::impl::csr_analysis(space, A)->balanced(space, A);
+                  kspmv::impl::raw::csr_multivector_chunks<double, int, int>(
+                      kspmv::impl::native_stream(space), A.num_rows(), int64_t(A.nnz()), partition.entries_per_block(),
+                      partition.block_first_row.data(), k, A.row_offsets.data(),
+                      shifted ? shifted_cols.data() + 1 : A.col_indices.data(),
+                      shifted ? shifted_vals.data() + 1 : A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row,
+                      y_vector, alpha, beta);
+                } else {
+                  kspmv::impl::raw::csr_multivector_row_lanes<double, int, int>(
+                      kspmv::impl::native_stream(space), A.num_rows(), k, A.row_offsets.data(), A.col_indices.data(),
+                      A.values.data(), X.data(), int64_t(X.stride(0)), y, y_row, y_vector, alpha, beta);
+                }
+                space.fence();
+                Kokkos::deep_copy(ylh, y_left);
+                Kokkos::deep_copy(yrh, y_right);
+                for (int64_t j = 0; j < k; ++j) {
+                  std::vector<double> column(size_t(h.num_rows));
+                  for (int64_t i = 0; i < h.num_rows; ++i) column[i] = left_y ? ylh(i, j) : yrh(i, j);
+                  EXPECT_TRUE(matches_reference(column, reference_spmv(alpha, h, x[j], beta, y0[j])))
+                      << "vector " << j << " of " << k;
+                }
               }
             }
           }

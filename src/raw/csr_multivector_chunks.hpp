@@ -40,16 +40,51 @@ __global__ void __launch_bounds__(kBlockSize)
   }
 }
 
-// Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (loaded
-// coalesced, passed to the group's lanes with shuffles), lane l summing vectors l*Width.. as the
-// row lanes kernel; a row ending in the chunk is written (beta*y + alpha*sum), or added with an
-// atomic where it spans chunks (its last bits may then change from run to run). The chunk's first
-// row is searched for between the rows the balanced partition's block gives (first_row: the first
-// row starting at or after each block of entries_per_block entries, as raw.hpp's
-// balanced_partition writes), the group's lanes probing Group rows a step (a binary search's
-// dependent loads were one after another: about 9 a chunk on rajat01's blocks of ~300 rows). The
-// walk loads each row's end one row ahead, so crossing a row waits on no load.
-template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, class S, class O, class Off>
+// How a group gets its step's entries: loaded by one lane each and passed to the group with
+// shuffles, or loaded by every lane of the group in 16-byte pieces (the same addresses for the
+// group's lanes: a request a group). Measured in one binary on the H200 at 8 and 16 vectors
+// (perf_tests/results/h200_multivector_lab_2026-11-26/lane_loads/): the pieces, with x's row
+// stride as a 32-bit integer (a gather's address one wide multiply-add), took 0.92-0.98x the
+// shuffles' time in LayoutRight on 7 replicated real matrices and 8 of perf_tests/matrices (the
+// pieces alone 0.94-0.99x); one load an entry took 1.01-1.17x, so cols or vals not aligned to
+// the pieces, or a row stride beyond 32 bits, take the shuffles.
+enum ChunkEntries { kShuffledEntries, kLanePieces };
+
+// Group values at p into out, every lane of the group loading all of them: pieces of
+// min(16, Group * sizeof(T)) bytes, p aligned to them (piece_aligned).
+template <class T, int Group>
+constexpr int kPieceBytes = Group * int(sizeof(T)) < 16 ? Group * int(sizeof(T)) : 16;
+template <class T, int Group>
+bool piece_aligned(const T* p) {
+  return reinterpret_cast<uintptr_t>(p) % kPieceBytes<T, Group> == 0;
+}
+template <int Group, class T>
+__device__ __forceinline__ void load_group_run(const T* __restrict__ p, T (&out)[Group]) {
+  constexpr int PieceBytes = kPieceBytes<T, Group>;
+  constexpr int PerPiece = PieceBytes / int(sizeof(T));
+  static_assert(PieceBytes % sizeof(T) == 0 && Group % PerPiece == 0, "whole values a piece, whole pieces");
+  struct alignas(PieceBytes) Piece {
+    T v[PerPiece];
+  };
+#pragma unroll
+  for (int i = 0; i < Group / PerPiece; ++i) {
+    const Piece piece = reinterpret_cast<const Piece*>(p)[i];
+#pragma unroll
+    for (int j = 0; j < PerPiece; ++j) out[i * PerPiece + j] = piece.v[j];
+  }
+}
+
+// Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (as
+// Entries says; kLanePieces: x_row_stride <= INT32_MAX, cols and vals piece_aligned), lane l
+// summing vectors l*Width.. as the row lanes kernel; a row ending in the chunk is written
+// (beta*y + alpha*sum), or added with an atomic where it spans chunks (its last bits may then
+// change from run to run). The chunk's first row is searched for between the rows the balanced
+// partition's block gives (first_row: the first row starting at or after each block of
+// entries_per_block entries, as raw.hpp's balanced_partition writes), the group's lanes probing
+// Group rows a step (a binary search's dependent loads were one after another: about 9 a chunk on
+// rajat01's blocks of ~300 rows). The walk loads each row's end one row ahead, so crossing a row
+// waits on no load.
+template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, int Entries, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     csr_multivector_chunks_kernel(int64_t num_rows, int64_t nnz, int64_t entries_per_block,
                                   const O* __restrict__ first_row, int64_t num_vectors,
@@ -130,8 +165,24 @@ __global__ void __launch_bounds__(kBlockSize)
       const int n = chunk_n - step < Group ? chunk_n - step : Group;
       S gathered[Group][Width];
       S weight[Group];
-      gather_entries<Group, Width>(lanes, lane, n, cols + (k0 + step), vals + (k0 + step), x_lane, x_row_stride,
-                                   weight, gathered);
+      if constexpr (Entries == kShuffledEntries) {
+        gather_entries<Group, Width>(lanes, lane, n, cols + (k0 + step), vals + (k0 + step), x_lane, x_row_stride,
+                                     weight, gathered);
+      } else {
+        O col[Group];
+        if (n == Group) {
+          load_group_run<Group>(cols + (k0 + step), col);  // aligned: k0 + step is a multiple of Group
+          load_group_run<Group>(vals + (k0 + step), weight);
+        } else {  // the last chunk's last step
+#pragma unroll
+          for (int s = 0; s < Group; ++s) {
+            col[s] = s < n ? cols[k0 + step + s] : O(0);
+            weight[s] = s < n ? vals[k0 + step + s] : S(0);
+          }
+        }
+#pragma unroll
+        for (int s = 0; s < Group; ++s) load_vectors<Width>(x_lane + int64_t(col[s]) * int(x_row_stride), gathered[s]);
+      }
 #pragma unroll
       for (int s = 0; s < Group; ++s) {
         if (s < n) {
@@ -168,15 +219,23 @@ void launch_csr_multivector_chunks_group(stream_type stream, int64_t num_rows, i
     check_launch("csr_multivector_chunks_scale");
   }
   const unsigned blocks = blocks_for((nnz + chunk - 1) / chunk * Group);
-  const auto pick = [&](auto passes) {
-    constexpr int P = decltype(passes)::value;
-    return beta == S(0) ? csr_multivector_chunks_kernel<WaveSize, Group, Width, true, P, S, O, Off>
-                        : csr_multivector_chunks_kernel<WaveSize, Group, Width, false, P, S, O, Off>;
+  const auto run = [&](auto entries) {
+    constexpr int E = decltype(entries)::value;
+    const auto pick = [&](auto passes) {
+      constexpr int P = decltype(passes)::value;
+      return beta == S(0) ? csr_multivector_chunks_kernel<WaveSize, Group, Width, true, P, E, S, O, Off>
+                          : csr_multivector_chunks_kernel<WaveSize, Group, Width, false, P, E, S, O, Off>;
+    };
+    auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
+    kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
+                                              vals, x, x_row_stride, y, y_row_stride, y_vector_stride,
+                                              row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
   };
-  auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
-  kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
-                                            vals, x, x_row_stride, y, y_row_stride, y_vector_stride,
-                                            row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
+  if (piece_aligned<O, Group>(cols) && piece_aligned<S, Group>(vals) && x_row_stride <= INT32_MAX) {
+    run(constant<kLanePieces>());
+  } else {
+    run(constant<kShuffledEntries>());
+  }
   check_launch("csr_multivector_chunks");
 }
 
