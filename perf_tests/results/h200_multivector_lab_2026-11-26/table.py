@@ -2,6 +2,8 @@
 #   baseline: the committed code (020fc8b) on the H200, time per vector at 8 and 16 vectors against
 #             the rank-1 plain call of the same run, and against KokkosKernels' default (four_vectors/*_bv0)
 #   minblocks, fourvectors, chunks32, final: the labs and the final code against the code before
+#   laneloads: session 15's lab on the H200 (the chunks' entries loaded by every lane of a group)
+#   final15: session 15's final code on an H100, time per vector and against KokkosKernels' default
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -9,9 +11,9 @@ def load(f):
 def per_vector(d, key):
     m, k = key
     return d[key]['seconds'] / d[key]['vectors'] / d[(m, 'kspmv:automatic')]['seconds']
-def baseline():
+def baseline(files=('four_vectors/real_bv0.json', 'four_vectors/large_bv0.json', 'four_vectors/unseen_bv0.json')):
     print('| matrix | call | us | per vector | vs KK default |\n|---|---|---|---|---|')
-    for f in ('four_vectors/real_bv0.json', 'four_vectors/large_bv0.json', 'four_vectors/unseen_bv0.json'):
+    for f in files:
         d = load(f)
         for key, r in d.items():
             m, k = key
@@ -52,3 +54,20 @@ elif section == 'final':
     ab(load(os.path.relpath(runs[0], here)), load('final/real.json'), plain_or_chunks)
     ab(load('chunks32/unseen_c0.json'), load('final/unseen.json'), plain_or_chunks)
     ab(load('four_vectors/large_bv0.json'), load('final/large.json'), plain_or_chunks)
+elif section == 'laneloads':
+    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'lane_loads/real_l*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
+    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
+    by = {v: best([load(os.path.relpath(f, here)) for f in runs if f'/real_l{v}.' in f]) for v in '0123'}
+    print('(KSPMV_LAB_LOADS 0: shuffles, the code before; 1: one load an entry; 2: 16-byte pieces; 3: pieces and a 32-bit')
+    print(' row stride; 0 and 3 run twice, alternating, the faster of each pair; time / variant 0\'s)')
+    print('| matrix | kernel | 0 us | 1 | 2 | 3 | per vector 0 | per vector 3 |\n|---|---|---|---|---|---|---|---|')
+    for key, r in by['0'].items():
+        m, k = key
+        if k.startswith('mv') and plain_or_chunks(k) and not k.endswith('raw_balanced'):
+            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | " + ' | '.join(f"{by[v][key]['seconds']/r['seconds']:.3f}" for v in '123') +
+                  f" | {per_vector(by['0'], key):.3f} | {per_vector(by['3'], key):.3f} |")
+    for v in '23':
+        print(f'\nperf_tests/matrices replicated to 50M entries, variant {v} against 0:')
+        ab(load('lane_loads/unseen_l0.json'), load(f'lane_loads/unseen_l{v}.json'), plain_or_chunks)
+elif section == 'final15':
+    baseline(('final15/real.json', 'final15/large.json', 'final15/unseen.json'))
