@@ -3,7 +3,8 @@
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
 # vectors a pass in its three pass forms, csr_multivector_balanced_kernel<64, 2, BetaIsZero> with
 # its scale kernel, csr_multivector_row_lanes_kernel and csr_multivector_chunks_kernel<64, Group,
-# Width> for the six shapes of 4, 8 and 16 vectors a pass (the chunks' scale kernel too),
+# Width> for the six shapes of 4, 8 and 16 vectors a pass (the chunks in both ways of loading a
+# step's entries, and their scale kernel),
 # csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
 # with double vectors on CSR's: mixed precision) with its
@@ -57,13 +58,16 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
         # csr_multivector_kernel<WaveSize=64, Columns, BetaIsZero, Passes, Scalar, Ordinal, Offset>
         expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}ELi${passes}E${types}")
       endforeach()
-      # the row lanes and chunks: <64, Group, Width, BetaIsZero, Passes, Scalar, Ordinal, Offset>
+      # the row lanes: <64, Group, Width, BetaIsZero, Passes, Scalar, Ordinal, Offset>; the chunks
+      # with Entries after Passes (0: passed with shuffles, 1: loaded in pieces by every lane)
       foreach(group_width 2_2 4_1 4_2 8_1 8_2 16_1)
         string(REPLACE "_" ";" gw "${group_width}")
         list(GET gw 0 group)
         list(GET gw 1 width)
-        foreach(kernel row_lanes chunks)
-          expect_symbol("csr_multivector_${kernel}_kernelILi64ELi${group}ELi${width}ELb${beta_is_zero}ELi${passes}E${types}")
+        set(shape "ILi64ELi${group}ELi${width}ELb${beta_is_zero}ELi${passes}E")
+        expect_symbol("csr_multivector_row_lanes_kernel${shape}${types}")
+        foreach(entries 0 1)
+          expect_symbol("csr_multivector_chunks_kernel${shape}Li${entries}E${types}")
         endforeach()
       endforeach()
     endforeach()
