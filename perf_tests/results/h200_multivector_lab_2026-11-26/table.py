@@ -4,6 +4,7 @@
 #   minblocks, fourvectors, chunks32, final: the labs and the final code against the code before
 #   laneloads: session 15's lab on the H200 (the chunks' entries loaded by every lane of a group)
 #   final15: session 15's final code on an H100, time per vector and against KokkosKernels' default
+#   ahead: session 15's lab on an H100 (a step's columns, or columns and values, loaded a step ahead)
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -71,3 +72,18 @@ elif section == 'laneloads':
         ab(load('lane_loads/unseen_l0.json'), load(f'lane_loads/unseen_l{v}.json'), plain_or_chunks)
 elif section == 'final15':
     baseline(('final15/real.json', 'final15/large.json', 'final15/unseen.json'))
+elif section == 'ahead':
+    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'ahead/real_a*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
+    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
+    by = {v: best([load(os.path.relpath(f, here)) for f in runs if f'/real_a{v}.' in f]) for v in '012'}
+    print('(KSPMV_LAB_AHEAD 0: the committed kernel; 1: columns a step ahead; 2: columns and values; each run')
+    print(' twice, alternating, the faster of each pair; time / variant 0\'s)')
+    print('| matrix | kernel | 0 us | 1 | 2 | per vector 0 | per vector 1 |\n|---|---|---|---|---|---|---|')
+    for key, r in by['0'].items():
+        m, k = key
+        if k.startswith('mv') and plain_or_chunks(k) and not k.endswith('raw_balanced'):
+            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | " + ' | '.join(f"{by[v][key]['seconds']/r['seconds']:.3f}" for v in '12') +
+                  f" | {per_vector(by['0'], key):.3f} | {per_vector(by['1'], key):.3f} |")
+    for v in '12':
+        print(f'\nperf_tests/matrices replicated to 50M entries, variant {v} against 0:')
+        ab(load('ahead/unseen_a0.json'), load(f'ahead/unseen_a{v}.json'), plain_or_chunks)
