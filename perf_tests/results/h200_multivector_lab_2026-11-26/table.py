@@ -32,6 +32,23 @@ def ab(before, after, only=None):
                   f"{after[key]['seconds']/r['seconds']:.3f} | {per_vector(after, key):.3f} |")
 def plain_or_chunks(k):
     return k.endswith('kspmv:automatic') or k.endswith('raw_chunks') or k.endswith('raw_balanced')
+def lab(folder, prefix, variants, note):
+    """A lab's runs of variants (run twice, alternating: the faster of each pair) against variant 0."""
+    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, f'{folder}/real_{prefix}*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
+    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
+    by = {v: best([load(os.path.relpath(f, here)) for f in runs if f'/real_{prefix}{v}.' in f]) for v in '0' + variants}
+    print(note)
+    last = variants[-1]
+    print(f"| matrix | kernel | 0 us | {' | '.join(variants)} | per vector 0 | per vector {last} |\n|" + '---|' * (len(variants) + 5))
+    for key, r in by['0'].items():
+        m, k = key
+        if k.startswith('mv') and plain_or_chunks(k) and not k.endswith('raw_balanced'):
+            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | " + ' | '.join(f"{by[v][key]['seconds']/r['seconds']:.3f}" for v in variants) +
+                  f" | {per_vector(by['0'], key):.3f} | {per_vector(by[last], key):.3f} |")
+    for v in variants:
+        if os.path.exists(os.path.join(here, f'{folder}/unseen_{prefix}{v}.json.gz')):
+            print(f'\nperf_tests/matrices replicated to 50M entries, variant {v} against 0:')
+            ab(load(f'{folder}/unseen_{prefix}0.json'), load(f'{folder}/unseen_{prefix}{v}.json'), plain_or_chunks)
 section = sys.argv[1] if len(sys.argv) > 1 else 'baseline'
 if section == 'baseline':
     baseline()
@@ -56,34 +73,10 @@ elif section == 'final':
     ab(load('chunks32/unseen_c0.json'), load('final/unseen.json'), plain_or_chunks)
     ab(load('four_vectors/large_bv0.json'), load('final/large.json'), plain_or_chunks)
 elif section == 'laneloads':
-    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'lane_loads/real_l*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
-    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
-    by = {v: best([load(os.path.relpath(f, here)) for f in runs if f'/real_l{v}.' in f]) for v in '0123'}
-    print('(KSPMV_LAB_LOADS 0: shuffles, the code before; 1: one load an entry; 2: 16-byte pieces; 3: pieces and a 32-bit')
-    print(' row stride; 0 and 3 run twice, alternating, the faster of each pair; time / variant 0\'s)')
-    print('| matrix | kernel | 0 us | 1 | 2 | 3 | per vector 0 | per vector 3 |\n|---|---|---|---|---|---|---|---|')
-    for key, r in by['0'].items():
-        m, k = key
-        if k.startswith('mv') and plain_or_chunks(k) and not k.endswith('raw_balanced'):
-            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | " + ' | '.join(f"{by[v][key]['seconds']/r['seconds']:.3f}" for v in '123') +
-                  f" | {per_vector(by['0'], key):.3f} | {per_vector(by['3'], key):.3f} |")
-    for v in '23':
-        print(f'\nperf_tests/matrices replicated to 50M entries, variant {v} against 0:')
-        ab(load('lane_loads/unseen_l0.json'), load(f'lane_loads/unseen_l{v}.json'), plain_or_chunks)
+    lab('lane_loads', 'l', '123', "(KSPMV_LAB_LOADS 0: shuffles, the code before; 1: one load an entry; 2: 16-byte pieces; 3: pieces and\n"
+        " a 32-bit row stride; 0 and 3 run twice, alternating, the faster of each pair; time / variant 0's)")
 elif section == 'final15':
     baseline(('final15/real.json', 'final15/large.json', 'final15/unseen.json'))
 elif section == 'ahead':
-    runs = sorted([f[:-3] for f in glob.glob(os.path.join(here, 'ahead/real_a*.json.gz'))], key=lambda f: int(f.split('.')[-2]))
-    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0]}
-    by = {v: best([load(os.path.relpath(f, here)) for f in runs if f'/real_a{v}.' in f]) for v in '012'}
-    print('(KSPMV_LAB_AHEAD 0: the committed kernel; 1: columns a step ahead; 2: columns and values; each run')
-    print(' twice, alternating, the faster of each pair; time / variant 0\'s)')
-    print('| matrix | kernel | 0 us | 1 | 2 | per vector 0 | per vector 1 |\n|---|---|---|---|---|---|---|')
-    for key, r in by['0'].items():
-        m, k = key
-        if k.startswith('mv') and plain_or_chunks(k) and not k.endswith('raw_balanced'):
-            print(f"| {m} | {k} | {r['seconds']*1e6:.0f} | " + ' | '.join(f"{by[v][key]['seconds']/r['seconds']:.3f}" for v in '12') +
-                  f" | {per_vector(by['0'], key):.3f} | {per_vector(by['1'], key):.3f} |")
-    for v in '12':
-        print(f'\nperf_tests/matrices replicated to 50M entries, variant {v} against 0:')
-        ab(load('ahead/unseen_a0.json'), load(f'ahead/unseen_a{v}.json'), plain_or_chunks)
+    lab('ahead', 'a', '12', "(KSPMV_LAB_AHEAD 0: the committed kernel; 1: columns a step ahead; 2: columns and values; each run\n"
+        " twice, alternating, the faster of each pair; time / variant 0's)")
