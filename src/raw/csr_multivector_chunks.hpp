@@ -134,6 +134,34 @@ __global__ void __launch_bounds__(kBlockSize)
     const int64_t e = int64_t(end) - k0;
     return e > chunk_n ? chunk_n + 1 : int(e);
   };
+  // kLanePieces: a step's Group entries at chunk position `at` (the last chunk's last step: fewer,
+  // guarded). In one pass of groups of at most 4 lanes the columns are loaded a step ahead, so a
+  // step's gathers wait on no load of its own: Nsight Compute of the chunks on the H100 (rajat01
+  // at 8 vectors) had 22% of stall samples on the columns' load; a step ahead took 0.93-0.99x the
+  // time at 8 vectors in LayoutRight (4 lanes of 2 vectors: 61 registers, 4 blocks a
+  // multiprocessor still), where 8 lanes of 2 vectors took 90 registers instead of 75 (2 blocks
+  // instead of 3) and 1.10-1.18x the time at 16 (perf_tests/results/h200_multivector_lab_2026-11-26/
+  // ahead/); with further passes (6 vectors) 77 registers instead of 62. Values a step ahead too:
+  // 0.92-1.22x.
+  constexpr bool kColumnsAhead = Entries == kLanePieces && Group <= 4 && Passes == kOnePass;
+  const auto load_step_cols = [&](int at, O(&c)[Group]) {
+    const int m = chunk_n - at < Group ? chunk_n - at : Group;
+    if (m == Group) {
+      load_group_run<Group>(cols + (k0 + at), c);  // aligned: k0 + at is a multiple of Group
+    } else {
+#pragma unroll
+      for (int s = 0; s < Group; ++s) c[s] = s < m ? cols[k0 + at + s] : O(0);
+    }
+  };
+  const auto load_step_vals = [&](int at, S(&w)[Group]) {
+    const int m = chunk_n - at < Group ? chunk_n - at : Group;
+    if (m == Group) {
+      load_group_run<Group>(vals + (k0 + at), w);
+    } else {
+#pragma unroll
+      for (int s = 0; s < Group; ++s) w[s] = s < m ? vals[k0 + at + s] : S(0);
+    }
+  };
   for (int64_t first = 0; first < vectors; first += PerPass) {
     const int count =
         Passes != kAnyPasses ? PerPass : (num_vectors - first < PerPass ? int(num_vectors - first) : PerPass);
@@ -161,6 +189,8 @@ __global__ void __launch_bounds__(kBlockSize)
 #pragma unroll
       for (int w = 0; w < Width; ++w) sum[w] = 0;
     };
+    O col_next[Group];
+    if constexpr (kColumnsAhead) load_step_cols(0, col_next);
     for (int step = 0; step < chunk_n; step += Group) {
       const int n = chunk_n - step < Group ? chunk_n - step : Group;
       S gathered[Group][Width];
@@ -170,16 +200,14 @@ __global__ void __launch_bounds__(kBlockSize)
                                      weight, gathered);
       } else {
         O col[Group];
-        if (n == Group) {
-          load_group_run<Group>(cols + (k0 + step), col);  // aligned: k0 + step is a multiple of Group
-          load_group_run<Group>(vals + (k0 + step), weight);
-        } else {  // the last chunk's last step
+        if constexpr (kColumnsAhead) {
 #pragma unroll
-          for (int s = 0; s < Group; ++s) {
-            col[s] = s < n ? cols[k0 + step + s] : O(0);
-            weight[s] = s < n ? vals[k0 + step + s] : S(0);
-          }
+          for (int s = 0; s < Group; ++s) col[s] = col_next[s];
+          if (step + Group < chunk_n) load_step_cols(step + Group, col_next);
+        } else {
+          load_step_cols(step, col);
         }
+        load_step_vals(step, weight);
 #pragma unroll
         for (int s = 0; s < Group; ++s) load_vectors<Width>(x_lane + int64_t(col[s]) * int(x_row_stride), gathered[s]);
       }
