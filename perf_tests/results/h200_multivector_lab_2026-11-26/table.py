@@ -5,6 +5,7 @@
 #   laneloads: session 15's lab on the H200 (the chunks' entries loaded by every lane of a group)
 #   final15: session 15's final code on an H100, time per vector and against KokkosKernels' default
 #   ahead: session 15's lab on an H100 (a step's columns, or columns and values, loaded a step ahead)
+#   final16: the code of ff845a3 (columns a step ahead) on an H100 against final15's
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -77,6 +78,10 @@ elif section == 'laneloads':
         " a 32-bit row stride; 0 and 3 run twice, alternating, the faster of each pair; time / variant 0's)")
 elif section == 'final15':
     baseline(('final15/real.json', 'final15/large.json', 'final15/unseen.json'))
+elif section == 'final16':
+    for f in ('real', 'unseen', 'large'):
+        ab(load(f'final15/{f}.json'), load(f'final16/{f}.json'), plain_or_chunks)
+    baseline(('final16/real.json', 'final16/large.json', 'final16/unseen.json'))
 elif section == 'ahead':
     lab('ahead', 'a', '12', "(KSPMV_LAB_AHEAD 0: the committed kernel; 1: columns a step ahead; 2: columns and values; each run\n"
         " twice, alternating, the faster of each pair; time / variant 0's)")
