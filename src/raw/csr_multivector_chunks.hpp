@@ -44,9 +44,9 @@ __global__ void __launch_bounds__(kBlockSize)
 // shuffles, or loaded by every lane of the group in 16-byte pieces (the same addresses for the
 // group's lanes: a request a group). Measured in one binary on the H200 at 8 and 16 vectors
 // (perf_tests/results/h200_multivector_lab_2026-11-26/lane_loads/): the pieces, with x's row
-// stride as a 32-bit integer (a gather's address one wide multiply-add), took 0.92-0.98x the
+// stride as a 32-bit integer (a gather's address one wide multiply-add), took 0.92-0.99x the
 // shuffles' time in LayoutRight on 7 replicated real matrices and 8 of perf_tests/matrices (the
-// pieces alone 0.94-0.99x); one load an entry took 1.01-1.17x, so cols or vals not aligned to
+// pieces alone 0.94-1.00x); one load an entry took 1.00-1.17x, so cols or vals not aligned to
 // the pieces, or a row stride beyond 32 bits, take the shuffles.
 enum ChunkEntries { kShuffledEntries, kLanePieces };
 
