@@ -11,14 +11,26 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace kspmv_test {
 
 const double nan = std::numeric_limits<double>::quiet_NaN();
+
+// The message of the std::invalid_argument that call() throws, or "no exception".
+inline std::string invalid_argument_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  return std::string("no exception");
+}
 
 // A*x with x = (1..5) is (12, 4, 7, 14, 12).
 inline kspmv::HostCsr golden_5x5() {
