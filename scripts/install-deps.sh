@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what kspmv needs from Debian/Ubuntu packages: compiler, CMake, Ninja, Kokkos and
-# KokkosKernels 3.4 (Serial backend), GoogleTest, and hipcc (ROCm's HIP compiler, for the
-# compile-only check of the wave-64 kernels; no AMD GPU is needed), Open MPI (the distributed
+# KokkosKernels 3.4 (Serial backend), GoogleTest, and hipcc (ROCm's HIP compiler, for CI's
+# compile-only HIP stage and the optional check of the wave-64 kernels; no AMD GPU is needed), Open MPI (the distributed
 # SpMV and its tests, run with mpirun), and clang 14 with its runtime
 # libraries (libFuzzer, the sanitizers) for CI's fuzzing stage. Runs as root or through sudo.
 set -euo pipefail

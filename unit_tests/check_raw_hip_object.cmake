@@ -1,10 +1,10 @@
-# ctest driver: the HIP object of src/raw/raw_spmv.cpp must carry, in its gfx90a code object, the
-# wave-64 instantiations of every raw kernel: csr_vector_kernel<64, G> for every group size
+# ctest driver: the HIP objects of src/raw/raw_spmv.cpp and raw_multivector.cpp (OBJECTS, '|'
+# between them) must carry, in their gfx90a code objects, the wave-64 instantiations of every raw
+# kernel: csr_vector_kernel<64, G> for every group size
 # G = 1..64, blocked_ell_kernel<6> (log2 of 64), csr_multivector_kernel<64, C> for C = 4 and 8
 # vectors a pass in its three pass forms, csr_multivector_balanced_kernel<64, 2, BetaIsZero> with
 # its scale kernel, csr_multivector_row_lanes_kernel and csr_multivector_chunks_kernel<64, Group,
-# Width> for the six shapes of 4, 8 and 16 vectors a pass (the chunks in both ways of loading a
-# step's entries, and their scale kernel),
+# Width> for the six shapes of 4, 8 and 16 vectors a pass (and the chunks' scale kernel),
 # csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
 # with double vectors on CSR's: mixed precision) with its
@@ -18,21 +18,31 @@ foreach(tool OBJCOPY BUNDLER NM)
     message(FATAL_ERROR "check_raw_hip_object: ${tool} not found (${${tool}})")
   endif()
 endforeach()
-get_filename_component(dir ${OBJECT} DIRECTORY)
-execute_process(COMMAND ${OBJCOPY} --dump-section .hip_fatbin=${dir}/fatbin.bin ${OBJECT} RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "no .hip_fatbin section in ${OBJECT}")
+string(REPLACE "|" ";" objects "${OBJECTS}")
+if(NOT objects)
+  message(FATAL_ERROR "check_raw_hip_object: no objects given")
 endif()
-execute_process(COMMAND ${BUNDLER} --unbundle --type=o --input=${dir}/fatbin.bin
-                        --targets=hipv4-amdgcn-amd-amdhsa--${ARCH} --output=${dir}/device_${ARCH}.co
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "no ${ARCH} code object in the fat binary of ${OBJECT}")
-endif()
-execute_process(COMMAND ${NM} ${dir}/device_${ARCH}.co OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "llvm-nm failed on the ${ARCH} code object")
-endif()
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(symbols "")
+foreach(object ${objects})
+  get_filename_component(name ${object} NAME_WE)
+  set(fatbin ${WORK_DIR}/${name}_fatbin.bin)
+  execute_process(COMMAND ${OBJCOPY} --dump-section .hip_fatbin=${fatbin} ${object} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "no .hip_fatbin section in ${object}")
+  endif()
+  execute_process(COMMAND ${BUNDLER} --unbundle --type=o --input=${fatbin}
+                          --targets=hipv4-amdgcn-amd-amdhsa--${ARCH} --output=${WORK_DIR}/${name}_${ARCH}.co
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "no ${ARCH} code object in the fat binary of ${object}")
+  endif()
+  execute_process(COMMAND ${NM} ${WORK_DIR}/${name}_${ARCH}.co OUTPUT_VARIABLE object_symbols RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "llvm-nm failed on the ${ARCH} code object of ${object}")
+  endif()
+  string(APPEND symbols "${object_symbols}")
+endforeach()
 set(missing "")
 macro(expect_symbol name)
   string(FIND "${symbols}" "${name}" at)
@@ -58,17 +68,14 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
         # csr_multivector_kernel<WaveSize=64, Columns, BetaIsZero, Passes, Scalar, Ordinal, Offset>
         expect_symbol("csr_multivector_kernelILi64ELi${columns}ELb${beta_is_zero}ELi${passes}E${types}")
       endforeach()
-      # the row lanes: <64, Group, Width, BetaIsZero, Passes, Scalar, Ordinal, Offset>; the chunks
-      # with Entries after Passes (0: passed with shuffles, 1: loaded in pieces by every lane)
+      # the row lanes and the chunks: <64, Group, Width, BetaIsZero, Passes, Scalar, Ordinal, Offset>
       foreach(group_width 2_2 4_1 4_2 8_1 8_2 16_1)
         string(REPLACE "_" ";" gw "${group_width}")
         list(GET gw 0 group)
         list(GET gw 1 width)
         set(shape "ILi64ELi${group}ELi${width}ELb${beta_is_zero}ELi${passes}E")
         expect_symbol("csr_multivector_row_lanes_kernel${shape}${types}")
-        foreach(entries 0 1)
-          expect_symbol("csr_multivector_chunks_kernel${shape}Li${entries}E${types}")
-        endforeach()
+        expect_symbol("csr_multivector_chunks_kernel${shape}${types}")
       endforeach()
     endforeach()
   endforeach()
@@ -118,7 +125,7 @@ endif()
 if(missing)
   message(FATAL_ERROR "missing wave-64 kernels in ${ARCH} code object: ${missing}")
 endif()
-string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*|row_statistics_kernelILi64E[^ \n]*|cg_[a-z]*_kernelILi64E[^ \n]*"
+string(REGEX MATCHALL "csr_vector_kernelILi64E[^ \n]*|blocked_ell_kernelILi6E[^ \n]*|csr_balanced[a-z_]*kernelILi64E[^ \n]*|csr_multivector[a-z_]*kernelI[^ \n]*|row_statistics_kernelILi64E[^ \n]*|cg_[a-z]*_kernelILi64E[^ \n]*"
        found "${symbols}")
 list(LENGTH found count)
-message(STATUS "found ${count} wave-64 kernel symbols in the ${ARCH} code object")
+message(STATUS "found ${count} wave-64 kernel symbols in the ${ARCH} code objects of ${OBJECTS}")

@@ -302,7 +302,7 @@ TYPED_TEST(SpmvMultivector, MultivectorRowLanesAndChunks) {
         const bool nan_in_y = edge || cases[c].nan_in_y;
         const auto A = kspmv::to_device<double, int, int, Device>(h);
         // A's entries one place into Views of nnz + 1: cols and vals not aligned to the chunks'
-        // 16-byte loads of a group's entries, which then pass them with shuffles instead.
+        // loads of a group's entries (up to 16 bytes), which then run the row lanes instead.
         const int64_t nnz = int64_t(A.nnz());
         Kokkos::View<int*, Device> shifted_cols("cols", nnz + 1);
         Kokkos::View<double*, Device> shifted_vals("vals", nnz + 1);

@@ -1,7 +1,7 @@
 #pragma once
 // Several vectors over the balanced partition (rank-2 x and y, rows of uneven length): the
 // load-balanced kernel of kernels.hpp (csr_balanced_kernel) with A's entries read once into
-// registers and its stage-then-sum repeated for each pair of vectors. Included by raw_spmv.cpp
+// registers and its stage-then-sum repeated for each pair of vectors. Included by raw_multivector.cpp
 // after kernels.hpp, whose device functions and constants it uses. The automatic call takes it
 // where rows are uneven and neighbouring rows share lines of x (launch.hpp: multivector_kernel).
 //

@@ -2,7 +2,7 @@
 // Several vectors on a row-major X over chunks of consecutive entries (rows of uneven length): a
 // group of lanes over the vectors, as csr_multivector_row_lanes.hpp, walks a chunk of
 // 8 * Group entries, whatever rows they belong to, writing each row it finishes. Included by
-// raw_spmv.cpp after csr_multivector_row_lanes.hpp, whose device functions it uses.
+// raw_multivector.cpp after csr_multivector_row_lanes.hpp, whose device functions it uses.
 //
 // Why this shape: on uneven rows the balanced multivector kernel (csr_multivector_balanced.hpp)
 // stages products in shared memory and sums them by row for each pair of vectors, and is bound by
@@ -40,16 +40,15 @@ __global__ void __launch_bounds__(kBlockSize)
   }
 }
 
-// How a group gets its step's entries: loaded by one lane each and passed to the group with
-// shuffles, or loaded by every lane of the group in 16-byte pieces (the same addresses for the
-// group's lanes: a request a group). Measured in one binary on the H200 at 8 and 16 vectors
-// (perf_tests/results/h200_multivector_lab_2026-11-26/lane_loads/): the pieces, with x's row
-// stride as a 32-bit integer (a gather's address one wide multiply-add), took 0.92-0.99x the
-// shuffles' time in LayoutRight on 7 replicated real matrices and 8 of perf_tests/matrices (the
-// pieces alone 0.94-1.00x); one load an entry took 1.00-1.17x, so cols or vals not aligned to
-// the pieces, or a row stride beyond 32 bits, take the shuffles.
-enum ChunkEntries { kShuffledEntries, kLanePieces };
-
+// A group's step of entries is loaded by every lane of the group in 16-byte pieces (the same
+// addresses for the group's lanes: a request a group), with x's row stride as a 32-bit integer (a
+// gather's address one wide multiply-add). Measured in one binary on the H200 at 8 and 16 vectors
+// (perf_tests/results/h200_multivector_lab_2026-11-26/lane_loads/): 0.92-0.99x the time of one
+// lane loading them and passing them with shuffles, in LayoutRight on 7 replicated real matrices
+// and 8 of perf_tests/matrices (the pieces alone 0.94-1.00x); one load an entry took 1.00-1.17x.
+// Where cols or vals are not aligned to the pieces, or the row stride needs 64 bits, the launcher
+// takes the row lanes kernel instead (a second, shuffling form of this kernel doubled its
+// instantiations, the longest compile of the library for HIP).
 // Group values at p into out, every lane of the group loading all of them: pieces of
 // min(16, Group * sizeof(T)) bytes, p aligned to them (piece_aligned).
 template <class T, int Group>
@@ -74,8 +73,8 @@ __device__ __forceinline__ void load_group_run(const T* __restrict__ p, T (&out)
   }
 }
 
-// Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (as
-// Entries says; kLanePieces: x_row_stride <= INT32_MAX, cols and vals piece_aligned), lane l
+// Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (loaded
+// in pieces: x_row_stride <= INT32_MAX, cols and vals piece_aligned), lane l
 // summing vectors l*Width.. as the row lanes kernel; a row ending in the chunk is written
 // (beta*y + alpha*sum), or added with an atomic where it spans chunks (its last bits may then
 // change from run to run). The chunk's first row is searched for between the rows the balanced
@@ -84,7 +83,7 @@ __device__ __forceinline__ void load_group_run(const T* __restrict__ p, T (&out)
 // Group rows a step (a binary search's dependent loads were one after another: about 9 a chunk on
 // rajat01's blocks of ~300 rows). The walk loads each row's end one row ahead, so crossing a row
 // waits on no load.
-template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, int Entries, class S, class O, class Off>
+template <int WaveSize, int Group, int Width, bool BetaIsZero, int Passes, class S, class O, class Off>
 __global__ void __launch_bounds__(kBlockSize)
     csr_multivector_chunks_kernel(int64_t num_rows, int64_t nnz, int64_t entries_per_block,
                                   const O* __restrict__ first_row, int64_t num_vectors,
@@ -134,8 +133,7 @@ __global__ void __launch_bounds__(kBlockSize)
     const int64_t e = int64_t(end) - k0;
     return e > chunk_n ? chunk_n + 1 : int(e);
   };
-  // kLanePieces: a step's Group entries at chunk position `at` (the last chunk's last step: fewer,
-  // guarded). In one pass of groups of at most 4 lanes the columns are loaded a step ahead, so a
+  // A step's Group entries at chunk position `at` (the last chunk's last step: fewer, guarded). In one pass of groups of at most 4 lanes the columns are loaded a step ahead, so a
   // step's gathers wait on no load of its own: Nsight Compute of the chunks on the H100 (rajat01
   // at 8 vectors) had 22% of stall samples on the columns' load; a step ahead took 0.93-0.99x the
   // time at 8 vectors in LayoutRight (4 lanes of 2 vectors: 61 registers, 4 blocks a
@@ -143,7 +141,7 @@ __global__ void __launch_bounds__(kBlockSize)
   // instead of 3) and 1.10-1.18x the time at 16 (perf_tests/results/h200_multivector_lab_2026-11-26/
   // ahead/); with further passes (6 vectors) 77 registers instead of 62. Values a step ahead too:
   // 0.92-1.22x.
-  constexpr bool kColumnsAhead = Entries == kLanePieces && Group <= 4 && Passes == kOnePass;
+  constexpr bool kColumnsAhead = Group <= 4 && Passes == kOnePass;
   const auto load_step_cols = [&](int at, O(&c)[Group]) {
     const int m = chunk_n - at < Group ? chunk_n - at : Group;
     if (m == Group) {
@@ -195,22 +193,17 @@ __global__ void __launch_bounds__(kBlockSize)
       const int n = chunk_n - step < Group ? chunk_n - step : Group;
       S gathered[Group][Width];
       S weight[Group];
-      if constexpr (Entries == kShuffledEntries) {
-        gather_entries<Group, Width>(lanes, lane, n, cols + (k0 + step), vals + (k0 + step), x_lane, x_row_stride,
-                                     weight, gathered);
+      O col[Group];
+      if constexpr (kColumnsAhead) {
+#pragma unroll
+        for (int s = 0; s < Group; ++s) col[s] = col_next[s];
+        if (step + Group < chunk_n) load_step_cols(step + Group, col_next);
       } else {
-        O col[Group];
-        if constexpr (kColumnsAhead) {
-#pragma unroll
-          for (int s = 0; s < Group; ++s) col[s] = col_next[s];
-          if (step + Group < chunk_n) load_step_cols(step + Group, col_next);
-        } else {
-          load_step_cols(step, col);
-        }
-        load_step_vals(step, weight);
-#pragma unroll
-        for (int s = 0; s < Group; ++s) load_vectors<Width>(x_lane + int64_t(col[s]) * int(x_row_stride), gathered[s]);
+        load_step_cols(step, col);
       }
+      load_step_vals(step, weight);
+#pragma unroll
+      for (int s = 0; s < Group; ++s) load_vectors<Width>(x_lane + int64_t(col[s]) * int(x_row_stride), gathered[s]);
 #pragma unroll
       for (int s = 0; s < Group; ++s) {
         if (s < n) {
@@ -240,6 +233,13 @@ void launch_csr_multivector_chunks_group(stream_type stream, int64_t num_rows, i
                                          const Off* offsets, const O* cols, const S* vals, const S* x,
                                          int64_t x_row_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride,
                                          S alpha, S beta) {
+  if (!(x_row_stride <= INT32_MAX && piece_aligned<O, Group>(cols) && piece_aligned<S, Group>(vals))) {
+    // entries not aligned to this group's pieces, or rows of X beyond 32-bit strides
+    launch_csr_multivector_row_lanes_group<WaveSize, Group, Width>(stream, num_rows, num_vectors, offsets, cols, vals,
+                                                                   x, x_row_stride, y, y_row_stride, y_vector_stride,
+                                                                   alpha, beta);
+    return;
+  }
   constexpr int64_t chunk = 8 * Group;
   if (beta != S(1)) {
     csr_multivector_chunks_scale_kernel<<<blocks_for(num_rows), kBlockSize, 0, stream>>>(
@@ -247,23 +247,15 @@ void launch_csr_multivector_chunks_group(stream_type stream, int64_t num_rows, i
     check_launch("csr_multivector_chunks_scale");
   }
   const unsigned blocks = blocks_for((nnz + chunk - 1) / chunk * Group);
-  const auto run = [&](auto entries) {
-    constexpr int E = decltype(entries)::value;
-    const auto pick = [&](auto passes) {
-      constexpr int P = decltype(passes)::value;
-      return beta == S(0) ? csr_multivector_chunks_kernel<WaveSize, Group, Width, true, P, E, S, O, Off>
-                          : csr_multivector_chunks_kernel<WaveSize, Group, Width, false, P, E, S, O, Off>;
-    };
-    auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
-    kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
-                                              vals, x, x_row_stride, y, y_row_stride, y_vector_stride,
-                                              row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
+  const auto pick = [&](auto passes) {
+    constexpr int P = decltype(passes)::value;
+    return beta == S(0) ? csr_multivector_chunks_kernel<WaveSize, Group, Width, true, P, S, O, Off>
+                        : csr_multivector_chunks_kernel<WaveSize, Group, Width, false, P, S, O, Off>;
   };
-  if (piece_aligned<O, Group>(cols) && piece_aligned<S, Group>(vals) && x_row_stride <= INT32_MAX) {
-    run(constant<kLanePieces>());
-  } else {
-    run(constant<kShuffledEntries>());
-  }
+  auto kernel = pick_passes<Group * Width>(num_vectors, false, pick);
+  kernel<<<blocks, kBlockSize, 0, stream>>>(num_rows, nnz, entries_per_block, first_row, num_vectors, offsets, cols,
+                                            vals, x, x_row_stride, y, y_row_stride, y_vector_stride,
+                                            row_major_pairs_out(y, y_row_stride, y_vector_stride), alpha, beta);
   check_launch("csr_multivector_chunks");
 }
 

@@ -3,7 +3,7 @@
 // or the row-major copy spmv.hpp stages): a group of lanes a row with the lanes over the vectors,
 // lane l summing vectors l*Width .. l*Width + Width - 1, so each entry's gathers are one
 // contiguous read of the row's vectors by the whole group. The group loads Group entries at a time
-// (coalesced) and passes each to all its lanes with shuffles. Included by raw_spmv.cpp after
+// (coalesced) and passes each to all its lanes with shuffles. Included by raw_multivector.cpp after
 // kernels.hpp, whose device functions and constants it uses.
 //
 // Why this shape: csr_multivector_kernel puts its lanes over a row's entries, each lane gathering

@@ -1,15 +1,11 @@
 // The raw kernels' API (include/kspmv/impl/raw.hpp), compiled as CUDA or HIP. Each function
-// instantiates the kernels for this platform's wave width.
+// instantiates the kernels for this platform's wave width. The kernels of several vectors are
+// raw_multivector.cpp's (a translation unit of their own, so that the two compile in parallel).
 #include "kernels.hpp"
 // after kernels.hpp, whose device functions it uses
 #include "cg_grid.hpp"
 // after cg_grid.hpp, whose block_sums it uses
 #include "cg_steps.hpp"
-// after kernels.hpp, whose device functions it uses
-#include "csr_multivector_balanced.hpp"
-// after kernels.hpp; csr_multivector_chunks.hpp after csr_multivector_row_lanes.hpp
-#include "csr_multivector_row_lanes.hpp"
-#include "csr_multivector_chunks.hpp"
 
 #include "kspmv/impl/raw.hpp"
 
@@ -29,72 +25,6 @@ void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offse
                 const S* x, S* y, S alpha, S beta) {
   launch_csr_vector<kWaveSize, 1>(static_cast<stream_type>(stream), group_size, num_rows, offsets, cols, vals, x, y,
                                   alpha, beta);
-}
-
-template <class S, class O, class Off>
-void csr_multivector(void* stream, int group_size, int columns_per_pass, int64_t num_rows, int64_t num_vectors,
-                     const Off* offsets, const O* cols, const S* vals, const S* x, int64_t x_row_stride,
-                     int64_t x_vector_stride, S* y, int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta,
-                     bool gathers_scatter) {
-  const auto s = static_cast<stream_type>(stream);
-  if (columns_per_pass == 4) {
-    launch_csr_multivector<kWaveSize, 4>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
-                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta,
-                                         gathers_scatter);
-  } else if (columns_per_pass == 8) {
-    launch_csr_multivector<kWaveSize, 8>(s, group_size, num_rows, num_vectors, offsets, cols, vals, x, x_row_stride,
-                                         x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta,
-                                         gathers_scatter);
-  } else {
-    throw std::invalid_argument("kspmv raw csr_multivector: " + std::to_string(columns_per_pass) +
-                                " vectors a pass; the kernel keeps 4 or 8");
-  }
-}
-
-template <class S, class O, class Off>
-void csr_multivector_entries(void* stream, int entries_per_lane, int columns_per_pass, int64_t num_rows, int64_t nnz,
-                             int64_t num_vectors, const Off* offsets, const O* cols, const S* vals, const S* x,
-                             int64_t x_row_stride, int64_t x_vector_stride, S* y, int64_t y_row_stride,
-                             int64_t y_vector_stride, S alpha) {
-  const auto s = static_cast<stream_type>(stream);
-  if (columns_per_pass == 4) {
-    launch_csr_multivector_entries<kWaveSize, 4>(s, entries_per_lane, num_rows, nnz, num_vectors, offsets, cols, vals, x,
-                                      x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
-  } else if (columns_per_pass == 8) {
-    launch_csr_multivector_entries<kWaveSize, 8>(s, entries_per_lane, num_rows, nnz, num_vectors, offsets, cols, vals, x,
-                                      x_row_stride, x_vector_stride, y, y_row_stride, y_vector_stride, alpha);
-  } else {
-    throw std::invalid_argument("kspmv raw csr_multivector_entries: " + std::to_string(columns_per_pass) +
-                                " vectors a pass; the kernel keeps 4 or 8");
-  }
-}
-
-template <class S, class O, class Off>
-void csr_multivector_balanced(void* stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
-                              const O* first_row, const Off* offsets, const O* cols, const S* vals,
-                              int64_t num_vectors, const S* x, int64_t x_row_stride, int64_t x_vector_stride, S* y,
-                              int64_t y_row_stride, int64_t y_vector_stride, S alpha, S beta) {
-  launch_csr_multivector_balanced<kWaveSize>(static_cast<stream_type>(stream), nnz, entries_per_block, num_blocks,
-                                             first_row, offsets, cols, vals, num_vectors, x, x_row_stride,
-                                             x_vector_stride, y, y_row_stride, y_vector_stride, alpha, beta);
-}
-
-template <class S, class O, class Off>
-void csr_multivector_row_lanes(void* stream, int64_t num_rows, int64_t num_vectors, const Off* offsets, const O* cols,
-                               const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
-                               int64_t y_vector_stride, S alpha, S beta) {
-  launch_csr_multivector_row_lanes<kWaveSize>(static_cast<stream_type>(stream), num_rows, num_vectors, offsets, cols,
-                                              vals, x, x_row_stride, y, y_row_stride, y_vector_stride, alpha, beta);
-}
-
-template <class S, class O, class Off>
-void csr_multivector_chunks(void* stream, int64_t num_rows, int64_t nnz, int64_t entries_per_block,
-                            const O* first_row, int64_t num_vectors, const Off* offsets, const O* cols,
-                            const S* vals, const S* x, int64_t x_row_stride, S* y, int64_t y_row_stride,
-                            int64_t y_vector_stride, S alpha, S beta) {
-  launch_csr_multivector_chunks<kWaveSize>(static_cast<stream_type>(stream), num_rows, nnz, entries_per_block,
-                                           first_row, num_vectors, offsets, cols, vals, x, x_row_stride, y,
-                                           y_row_stride, y_vector_stride, alpha, beta);
 }
 
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
@@ -370,13 +300,8 @@ void instantiate(void (**addresses)()) {
   addresses[3] = reinterpret_cast<void (*)()>(&row_statistics<O, Off>);
   addresses[4] = reinterpret_cast<void (*)()>(&balanced_partition<O, Off>);
   addresses[5] = reinterpret_cast<void (*)()>(&csr16_balanced<S, O, Off>);
-  addresses[6] = reinterpret_cast<void (*)()>(&csr_multivector<S, O, Off>);
-  addresses[7] = reinterpret_cast<void (*)()>(&csr_multivector_entries<S, O, Off>);
-  addresses[8] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
-  addresses[9] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
-  addresses[10] = reinterpret_cast<void (*)()>(&csr_multivector_balanced<S, O, Off>);
-  addresses[11] = reinterpret_cast<void (*)()>(&csr_multivector_row_lanes<S, O, Off>);
-  addresses[12] = reinterpret_cast<void (*)()>(&csr_multivector_chunks<S, O, Off>);
+  addresses[6] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
+  addresses[7] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
 }
 // Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
 template <class O, class Off>

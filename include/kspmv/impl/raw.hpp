@@ -1,8 +1,8 @@
 #pragma once
 // The raw GPU path's interface: plain functions on device pointers and a stream, compiled in
-// src/raw/raw_spmv.cpp as CUDA or HIP when Kokkos has that backend (KSPMV_HAVE_RAW_GPU is then
-// defined), for float and double values, int or int64_t indices, and offsets of the index type,
-// int64_t or size_t (KokkosKernels' and Tpetra's offsets).
+// src/raw/raw_spmv.cpp and raw_multivector.cpp (several vectors) as CUDA or HIP when Kokkos has
+// that backend (KSPMV_HAVE_RAW_GPU is then defined), for float and double values, int or int64_t
+// indices, and offsets of the index type, int64_t or size_t (KokkosKernels' and Tpetra's offsets).
 
 #include <cstddef>
 #include <cstdint>
@@ -82,7 +82,9 @@ void csr_multivector_row_lanes(void* stream, int64_t num_rows, int64_t num_vecto
 /// their rows, each chunk's first row found between the rows of a balanced partition's block
 /// (blocks of entries_per_block entries, first_row as csr_multivector_balanced's); rows spanning
 /// chunks take an atomic add of each chunk's partial, their last bits then changing from run to
-/// run. For rows of uneven length.
+/// run. For rows of uneven length. Where cols or vals are not aligned to the chunks' loads of a
+/// group's entries (up to 16 bytes), or x_row_stride exceeds 2^31 - 1, it runs
+/// csr_multivector_row_lanes instead (same result).
 template <class S, class O, class Off>
 void csr_multivector_chunks(void* stream, int64_t num_rows, int64_t nnz, int64_t entries_per_block,
                             const O* first_row, int64_t num_vectors, const Off* offsets, const O* cols,
