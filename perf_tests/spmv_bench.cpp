@@ -18,7 +18,8 @@
 // double kspmv:plan too), checked to float's rounding (1e-5 of y's largest entry) rather than
 // double's. --vector-kernels adds, with --vectors on GPUs, the row-major multivector kernels
 // forced (kspmv:raw_chunks, raw_row_lanes where rows are even, raw_entries; on a LayoutLeft X
-// through the row-major copy the plain call makes, timed with them). --only keeps the generated
+// through the row-major copy the plain call makes, timed with them; and kspmv:staged_row_major,
+// X and Y copied row-major and back around the plain call on them). --only keeps the generated
 // matrices whose names begin with one of the given names (poisson7, uniform_random, ...).
 // Times are medians of R fenced batches after warm-up; a batch repeats the SpMV back to back
 // until it lasts about 2 ms, so microsecond-scale kernels are timed without fence overhead. The
@@ -643,6 +644,27 @@ std::vector<Candidate> multivector_candidates(const std::string& prefix, const M
             x_row_stride, 1, y.data(), int64_t(y.stride(0)), int64_t(y.stride(1)), 1.0);
       };
       list.push_back({prefix + "kspmv:raw_entries", [=] { return first_call(entries); }, entries});
+      // LayoutLeft X and Y staged row-major for the call (issue 16's lab): X copied row-major, the
+      // plain call on row-major X and Y (the LayoutRight kernels), Y copied back column-major by
+      // tiles of 32 rows (a block reads its rows' vectors contiguously and each warp writes 32
+      // rows of one vector). beta is 0 here: a general beta would read Y in the copy back.
+      if (left) {
+        Multivector<Kokkos::LayoutRight> yr("bench::Y_row_major", y.extent(0), k);
+        auto staged_a = std::make_shared<Matrix>(A.num_rows(), A.num_cols(), A.row_offsets, A.col_indices, A.values);
+        const auto staged = [=] {
+          kspmv::impl::copy_rows(ExecSpace(), x, xr);
+          kspmv::spmv(1.0, *staged_a, xr, 0.0, yr);
+          const int64_t m = int64_t(y.extent(0)), tiles = (m + 31) / 32;
+          Kokkos::parallel_for(
+              "bench::y_column_major", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, tiles * 32 * k),
+              KOKKOS_LAMBDA(const int64_t t) {
+                const int64_t tile = t / (32 * k), within = t - tile * 32 * k;
+                const int64_t v = within / 32, row = tile * 32 + within % 32;
+                if (row < m) y(row, v) = yr(row, v);
+              });
+        };
+        list.push_back({prefix + "kspmv:staged_row_major", [=] { return first_call(staged); }, staged});
+      }
     }
   } else {
     const auto rows = [=] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_scalar}); };
