@@ -6,6 +6,7 @@
 #   final15: session 15's final code on an H100, time per vector and against KokkosKernels' default
 #   ahead: session 15's lab on an H100 (a step's columns, or columns and values, loaded a step ahead)
 #   final16: the code of ff845a3 (columns a step ahead) on an H100 against final15's
+#   staged: the code of 3eeb0d6 on the H200 (session 16), and LayoutLeft staged row-major around the plain call
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -85,3 +86,15 @@ elif section == 'final16':
 elif section == 'ahead':
     lab('ahead', 'a', '12', "(KSPMV_LAB_AHEAD 0: the committed kernel; 1: columns a step ahead; 2: columns and values; each run\n"
         " twice, alternating, the faster of each pair; time / variant 0's)")
+elif section == 'staged':
+    print('The code of 3eeb0d6 on the H200 (time per vector against the rank-1 plain call, against KokkosKernels\' default):')
+    baseline(('staged/real.json', 'staged/large.json', 'staged/unseen.json'))
+    print('\nLayoutLeft staged row-major around the plain call (kspmv:staged_row_major) against the plain call:')
+    print('| matrix | vectors | plain us | staged us | staged/plain | per vector plain | per vector staged |\n|---|---|---|---|---|---|---|')
+    for f in ('staged/real.json', 'staged/unseen.json'):
+        d = load(f)
+        for (m, k), r in d.items():
+            if k.endswith('L:kspmv:staged_row_major'):
+                plain = (m, k.split(':')[0] + ':kspmv:automatic')
+                print(f"| {m} | {k.split(':')[0]} | {d[plain]['seconds']*1e6:.0f} | {r['seconds']*1e6:.0f} | "
+                      f"{r['seconds']/d[plain]['seconds']:.3f} | {per_vector(d, plain):.3f} | {per_vector(d, (m, k)):.3f} |")
