@@ -267,6 +267,77 @@ TYPED_TEST(SpmvMultivector, MultivectorRowMajorCopyOfScatteredX) {
   }
 }
 
+// Column-major X and Y staged row-major around the kernels of row-major X and Y (launch.hpp:
+// multivector_stage_both), forced on and off, on every random case at 5, 8 and 17 vectors, and
+// with X and Y the first rows of taller LayoutLeft Views (leading dimensions above their rows):
+// the plain call picks one of the two by timing them on A's first call with that many vectors,
+// also run here (twice: timed, then kept). GPUs with the raw kernels only.
+TYPED_TEST(SpmvMultivector, MultivectorStagedRowMajor) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend";
+  } else {
+    using Device = typename TestFixture::Device;
+    struct Unforce {
+      ~Unforce() { kspmv::impl::stage_both_for_tests() = -1; }
+    } unforce;
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    for (const int forced : {0, 1}) {
+      kspmv::impl::stage_both_for_tests() = forced;
+      SCOPED_TRACE(forced ? "staged" : "as they are");
+      for (const auto& c : random_cases) {
+        SCOPED_TRACE(c.what);
+        const kspmv::HostCsr h = random_csr(c.shape, rng);
+        for (const int64_t k : {5, 8, 17}) {
+          EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutLeft>(
+              h, "N", c.alpha, k, c.beta, c.nan_in_y, rng)));
+        }
+      }
+      const kspmv::HostCsr h = random_csr({300, 200, 12, 0.1, 500}, rng);
+      const auto A = kspmv::to_device<double, int, int, Device>(h);
+      const int64_t k = 6;
+      Kokkos::View<double**, Kokkos::LayoutLeft, Device> tall_x("X", 250, k), tall_y("Y", 320, k);
+      auto xh = Kokkos::create_mirror(tall_x);
+      auto yh = Kokkos::create_mirror(tall_y);
+      std::vector<std::vector<double>> x(k), y0(k);
+      for (int64_t j = 0; j < k; ++j) {
+        x[j] = random_vector(200, rng);
+        y0[j] = random_vector(300, rng);
+        for (int i = 0; i < 200; ++i) xh(i, j) = x[j][i];
+        for (int i = 0; i < 300; ++i) yh(i, j) = y0[j][i];
+        for (int i = 300; i < 320; ++i) yh(i, j) = 7.0;  // below Y's rows: must stay
+      }
+      Kokkos::deep_copy(tall_x, xh);
+      Kokkos::deep_copy(tall_y, yh);
+      kspmv::spmv(1.5, A, Kokkos::subview(tall_x, Kokkos::make_pair(0, 200), Kokkos::ALL()), -0.5,
+                  Kokkos::subview(tall_y, Kokkos::make_pair(0, 300), Kokkos::ALL()));
+      Kokkos::deep_copy(yh, tall_y);
+      for (int64_t j = 0; j < k; ++j) {
+        std::vector<double> column(300);
+        for (int i = 0; i < 300; ++i) column[i] = yh(i, j);
+        EXPECT_TRUE(matches_reference(column, reference_spmv(1.5, h, x[j], -0.5, y0[j]))) << "strided, vector " << j;
+        for (int i = 300; i < 320; ++i) EXPECT_EQ(yh(i, j), 7.0) << "row " << i << " below Y, vector " << j;
+      }
+    }
+    kspmv::impl::stage_both_for_tests() = -1;
+    const kspmv::HostCsr h = random_csr({3000, 2500, 40, 0.1, 0}, rng);
+    for (int call = 0; call < 2; ++call) {
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutLeft>(
+          h, "N", 1.25, 8, call == 0 ? 0.0 : -0.5, call == 0, rng)))
+          << "timed choice, call " << call;
+    }
+    // The timed first call keeps no more than X's and Y's row-major copies (and the partition's
+    // few blocks): its scratch Y is freed.
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    const int64_t k = 8;
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", h.num_cols, k), Y("Y", h.num_rows, k);
+    kspmv::spmv(TypeParam(), 1.0, A, X, 0.0, Y);
+    const size_t copies = size_t(h.num_rows + h.num_cols) * size_t(k) * sizeof(double);
+    EXPECT_LT(kspmv::impl::csr_analysis(TypeParam(), A)->bytes(), copies + size_t(h.num_rows) * k * sizeof(double) / 2);
+  }
+}
+
 // The kernels with lanes over the vectors of a row-major X (src/raw/csr_multivector_row_lanes.hpp,
 // csr_multivector_chunks.hpp), called directly on every random case and on rows ending exactly
 // where a chunk of 32 entries does, followed by empty rows (the chunks' scale kernel writes those)

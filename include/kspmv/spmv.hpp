@@ -503,8 +503,10 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
 // is (into memory kept with the analysis); on a row-major X from 5 vectors on, lanes over the
 // vectors instead of the lanes and balanced kernels (row_major_multivector_kernel: a group a row,
-// or chunks of entries where rows are uneven or their lengths vary and Y is row-major); a Kokkos
-// thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with lanes_per_row
+// or chunks of entries where rows are uneven or their lengths vary and Y is row-major); with
+// column-major X and Y from 5 vectors on, those kernels on X and Y staged row-major instead where
+// that ran faster on A's first call with as many vectors (multivector_stage_both: timed, kept with
+// the analysis); a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with lanes_per_row
 // as its group), csr_balanced the raw balanced kernel. Mode T: vector
 // CSR's lanes per row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -553,78 +555,122 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                                            double(raw::l2_cache_bytes()));
       const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
                                                   : raw_multivector_lanes(structure.average_row(), wave, k, miss);
-      MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
-      // A column-major X whose gathers scatter is read from a row-major copy (launch.hpp), but
-      // by the balanced kernel.
-      bool stage = false;
-      if (a == Algorithm::automatic) {
-        kernel = multivector_kernel(
-            A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave, int64_t(space.concurrency()),
-            structure.window_lines_per_entry,
-            scattered_gathers_stay_in_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
-                                            double(raw::l2_cache_bytes()), x.stride(1) == 1));
-        stage = kernel != MultivectorKernel::balanced &&
-                stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry,
-                                  kernel == MultivectorKernel::lanes ? lanes : 0, wave);
-        if (stage || x.stride(1) == 1) {
-          kernel = row_major_multivector_kernel(kernel, k, structure.row_length_variation(), y.stride(1) == 1);
+      using Scalar = vector_scalar_t<YView>;
+      // One call of the raw kernels on X and Y at these pointers and strides: the kernel chosen as
+      // the layouts say (x_vector_stride == 1: X row-major; likewise Y).
+      const auto run = [&](const S* x_data, int64_t x_row_stride, int64_t x_vector_stride, S* y_data,
+                           int64_t y_row_stride, int64_t y_vector_stride, Scalar call_alpha, Scalar call_beta) {
+        MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
+        // A column-major X whose gathers scatter is read from a row-major copy (launch.hpp), but
+        // by the balanced kernel.
+        bool stage = false;
+        if (a == Algorithm::automatic) {
+          kernel = multivector_kernel(
+              A.num_rows(), int64_t(A.nnz()), structure.longest_row, wave, int64_t(space.concurrency()),
+              structure.window_lines_per_entry,
+              scattered_gathers_stay_in_cache(structure.window_lines_per_entry, structure.window_reach_bytes, k,
+                                              double(raw::l2_cache_bytes()), x_vector_stride == 1));
+          stage = kernel != MultivectorKernel::balanced &&
+                  stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry,
+                                    kernel == MultivectorKernel::lanes ? lanes : 0, wave);
+          if (stage || x_vector_stride == 1) {
+            kernel = row_major_multivector_kernel(kernel, k, structure.row_length_variation(), y_vector_stride == 1);
+          }
+        } else if (kernel == MultivectorKernel::lanes) {
+          stage = stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry);
         }
-      } else if (kernel == MultivectorKernel::lanes) {
-        stage = stage_x_row_major(int64_t(x.stride(0)), k, structure.window_lines_per_entry);
-      }
-      if (kernel == MultivectorKernel::chunks) {  // X row-major as it is
-        const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
-        raw::csr_multivector_chunks<S, O, Off>(native_stream(space), A.num_rows(), int64_t(A.nnz()),
-                                               partition.entries_per_block(), partition.block_first_row.data(), k,
-                                               A.row_offsets.data(), A.col_indices.data(), A.values.data(),
-                                               x.data(), int64_t(x.stride(0)), y.data(), int64_t(y.stride(0)),
-                                               int64_t(y.stride(1)), alpha, beta);
-        return;
-      }
-      if (kernel == MultivectorKernel::balanced) {  // a vector a pass: X as it is
-        const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
-        raw::csr_multivector_balanced<S, O, Off>(
-            native_stream(space), int64_t(A.nnz()), partition.entries_per_block(), partition.num_blocks(),
-            partition.block_first_row.data(), A.row_offsets.data(), A.col_indices.data(), A.values.data(), k,
-            x.data(), int64_t(x.stride(0)), int64_t(x.stride(1)), y.data(), int64_t(y.stride(0)),
-            int64_t(y.stride(1)), alpha, beta);
-        return;
-      }
-      const S* x_data = x.data();
-      int64_t x_row_stride = int64_t(x.stride(0)), x_vector_stride = int64_t(x.stride(1));
-      if (stage) {  // into memory kept with the analysis, reused by later calls
-        const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged> x_row_major(
-            static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
-            x.extent(0), k);
+        if (kernel == MultivectorKernel::chunks) {  // X row-major as it is
+          const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
+          raw::csr_multivector_chunks<S, O, Off>(native_stream(space), A.num_rows(), int64_t(A.nnz()),
+                                                 partition.entries_per_block(), partition.block_first_row.data(), k,
+                                                 A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
+                                                 x_row_stride, y_data, y_row_stride, y_vector_stride, call_alpha,
+                                                 call_beta);
+          return;
+        }
+        if (kernel == MultivectorKernel::balanced) {  // a vector a pass: X as it is
+          const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
+          raw::csr_multivector_balanced<S, O, Off>(
+              native_stream(space), int64_t(A.nnz()), partition.entries_per_block(), partition.num_blocks(),
+              partition.block_first_row.data(), A.row_offsets.data(), A.col_indices.data(), A.values.data(), k,
+              x_data, x_row_stride, x_vector_stride, y_data, y_row_stride, y_vector_stride, call_alpha, call_beta);
+          return;
+        }
+        if (stage) {  // x itself (stage_x_row_major: column-major), into memory kept with the analysis
+          const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>
+              x_row_major(static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
+                          x.extent(0), k);
+          copy_rows(space, x, x_row_major);
+          x_data = x_row_major.data();
+          x_row_stride = k;
+          x_vector_stride = 1;
+        }
+        if (kernel == MultivectorKernel::row_lanes) {
+          raw::csr_multivector_row_lanes<S, O, Off>(native_stream(space), A.num_rows(), k, A.row_offsets.data(),
+                                                    A.col_indices.data(), A.values.data(), x_data, x_row_stride,
+                                                    y_data, y_row_stride, y_vector_stride, call_alpha, call_beta);
+          return;
+        }
+        if (kernel == MultivectorKernel::entries) {
+          const Kokkos::View<S**, Kokkos::LayoutStride, typename YView::memory_space, Kokkos::MemoryUnmanaged> y_view(
+              y_data, Kokkos::LayoutStride(A.num_rows(), y_row_stride, k, y_vector_stride));
+          scale_y(space, call_beta, y_view);
+          raw::csr_multivector_entries<S, O, Off>(native_stream(space), raw_multivector_entries_per_lane,
+                                                  multivector_columns_per_pass(k), A.num_rows(), int64_t(A.nnz()), k,
+                                                  A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
+                                                  x_row_stride, x_vector_stride, y_data, y_row_stride,
+                                                  y_vector_stride, call_alpha);
+          return;
+        }
+        if (!is_power_of_two(lanes) || lanes > wave) {
+          throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
+                                      " must be a power of two <= " + std::to_string(wave) + " on this backend");
+        }
+        raw::csr_multivector<S, O, Off>(native_stream(space), lanes, multivector_columns_per_pass(k), A.num_rows(), k,
+                                        A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
+                                        x_row_stride, x_vector_stride, y_data, y_row_stride, y_vector_stride,
+                                        call_alpha, call_beta,
+                                        structure.window_lines_per_entry > raw_stage_x_min_lines_per_entry);
+      };
+      using RowMajor = Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>;
+      const auto as_is = [&](const auto& y_out, Scalar call_alpha, Scalar call_beta) {
+        run(x.data(), int64_t(x.stride(0)), int64_t(x.stride(1)), y_out.data(), int64_t(y_out.stride(0)),
+            int64_t(y_out.stride(1)), call_alpha, call_beta);
+      };
+      // X and Y column-major staged row-major for the call (launch.hpp: multivector_stage_both):
+      // X copied into the analysis' memory, the kernels of row-major X and Y into a row-major Y
+      // kept there too, added into y.
+      const auto staged = [&](const auto& y_out, Scalar call_alpha, Scalar call_beta) {
+        const auto& analysis = *csr_analysis(space, A);
+        const RowMajor x_row_major(static_cast<S*>(analysis.staging(space, x.extent(0) * size_t(k) * sizeof(S))),
+                                   x.extent(0), k);
+        const RowMajor y_row_major(static_cast<S*>(analysis.staging(space, y.extent(0) * size_t(k) * sizeof(S), 1)),
+                                   y.extent(0), k);
         copy_rows(space, x, x_row_major);
-        x_data = x_row_major.data();
-        x_row_stride = k;
-        x_vector_stride = 1;
+        run(x_row_major.data(), k, 1, y_row_major.data(), k, 1, call_alpha, Scalar(0));
+        add_row_major(space, y_row_major, call_beta, y_out);
+      };
+      if (a == Algorithm::automatic &&
+          multivector_stage_both(int64_t(x.stride(0)), int64_t(y.stride(0)), k, int64_t(A.nnz()))) {
+        const auto time_both = [&] {
+          const Kokkos::View<S**, Kokkos::LayoutLeft, typename YView::memory_space, Kokkos::MemoryUnmanaged> trial(
+              static_cast<S*>(csr_analysis(space, A)->staging(space, y.extent(0) * size_t(k) * sizeof(S), 2)),
+              y.extent(0), k);
+          const bool faster = time_stage_both(space, [&](bool stage_both) {
+            stage_both ? staged(trial, Scalar(1), Scalar(0)) : as_is(trial, Scalar(1), Scalar(0));
+          });
+          // Neither the scratch Y nor, where staging lost, the row-major Y is used again.
+          csr_analysis(space, A)->release_staging(space, 2);
+          if (!faster) csr_analysis(space, A)->release_staging(space, 1);
+          return faster;
+        };
+        const int forced = stage_both_for_tests();
+        if (forced == 1 || (forced < 0 && csr_analysis(space, A)->timed_stage_both(k, time_both))) {
+          staged(y, alpha, beta);
+          return;
+        }
       }
-      if (kernel == MultivectorKernel::row_lanes) {
-        raw::csr_multivector_row_lanes<S, O, Off>(native_stream(space), A.num_rows(), k, A.row_offsets.data(),
-                                                  A.col_indices.data(), A.values.data(), x_data, x_row_stride,
-                                                  y.data(), int64_t(y.stride(0)), int64_t(y.stride(1)), alpha, beta);
-        return;
-      }
-      if (kernel == MultivectorKernel::entries) {
-        scale_y(space, beta, y);
-        raw::csr_multivector_entries<S, O, Off>(native_stream(space), raw_multivector_entries_per_lane,
-                                                multivector_columns_per_pass(k), A.num_rows(), int64_t(A.nnz()), k,
-                                                A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
-                                                x_row_stride, x_vector_stride, y.data(), int64_t(y.stride(0)),
-                                                int64_t(y.stride(1)), alpha);
-        return;
-      }
-      if (!is_power_of_two(lanes) || lanes > wave) {
-        throw std::invalid_argument("kspmv::spmv: lanes_per_row = " + std::to_string(lanes) +
-                                    " must be a power of two <= " + std::to_string(wave) + " on this backend");
-      }
-      raw::csr_multivector<S, O, Off>(native_stream(space), lanes, multivector_columns_per_pass(k), A.num_rows(), k,
-                                      A.row_offsets.data(), A.col_indices.data(), A.values.data(), x_data,
-                                      x_row_stride, x_vector_stride, y.data(), int64_t(y.stride(0)),
-                                      int64_t(y.stride(1)), alpha, beta,
-                                      structure.window_lines_per_entry > raw_stage_x_min_lines_per_entry);
+      as_is(y, alpha, beta);
       return;
     }
   }

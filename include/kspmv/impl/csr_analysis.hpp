@@ -167,17 +167,33 @@ class CsrAnalysis {
     return TransposeKernel(m_transpose_kernel);
   }
 
+  /// Whether several vectors in column-major X and Y run faster staged row-major
+  /// (launch.hpp: multivector_stage_both): `time()` on the first call with that many vectors,
+  /// kept. `time` must not call back into this analysis but for staging().
+  template <class Time>
+  bool timed_stage_both(int64_t num_vectors, Time&& time) const {
+    std::lock_guard<std::mutex> lock(m_timing_mutex);
+    for (const auto& t : m_stage_both) {
+      if (t.first == num_vectors) return t.second;
+    }
+    const bool stage = time();
+    m_stage_both.emplace_back(num_vectors, stage);
+    return stage;
+  }
+
   /// Device memory of at least `bytes` bytes for `space`'s instance, kept and reused by its later
   /// calls: the row-major copy of a column-major X (spmv.hpp, launch.hpp: stage_x_row_major).
   /// Allocated on every call (a Kokkos View of n*k values), the plain call at 8 vectors in
   /// LayoutLeft took 792 and 888 us longer than the same copy and kernel on a kept buffer on
   /// heavy_rows and uniform random (H100, 8-16M rows: 8-10% of the call). Grown when a call
   /// needs more, after the instance's queued work (which may read the old one) is done.
-  void* staging(const ExecSpace& space, size_t bytes) const {
-    const void* instance = instance_key(space);
+  /// `slot` 1 and 2: the row-major Y of a column-major Y staged with X (launch.hpp:
+  /// multivector_stage_both), and the scratch Y of the first call's timing.
+  void* staging(const ExecSpace& space, size_t bytes, int slot = 0) const {
+    const std::pair<const void*, int> instance{instance_key(space), slot};
     std::lock_guard<std::mutex> lock(m_mutex);
     auto grown = [&] {
-      return staging_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[x_row_major]"), bytes);
+      return staging_type(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "kspmv::spmv[row_major]"), bytes);
     };
     for (auto& s : m_staging) {
       if (s.first != instance) continue;
@@ -190,6 +206,19 @@ class CsrAnalysis {
     }
     m_staging.emplace_back(instance, grown());
     return m_staging.back().second.data();
+  }
+
+  /// Frees `space`'s staging memory of `slot` (after the instance's queued work, which may read
+  /// it): the first call's scratch Y once timed, the row-major Y where staging lost.
+  void release_staging(const ExecSpace& space, int slot) const {
+    const std::pair<const void*, int> instance{instance_key(space), slot};
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (size_t i = 0; i < m_staging.size(); ++i) {
+      if (m_staging[i].first != instance) continue;
+      space.fence();
+      m_staging.erase(m_staging.begin() + i);
+      return;
+    }
   }
 
   /// Bytes kept besides the matrix: the partition and every instance's workspace, the chunks,
@@ -223,10 +252,11 @@ class CsrAnalysis {
   mutable std::mutex m_mutex;
   mutable std::vector<std::pair<const void*, std::unique_ptr<balanced_type>>> m_balanced;
   using staging_type = Kokkos::View<char*, D>;
-  mutable std::vector<std::pair<const void*, staging_type>> m_staging;
+  mutable std::vector<std::pair<std::pair<const void*, int>, staging_type>> m_staging;
   mutable double m_shifted_fraction = -1;  // not measured yet
   mutable std::mutex m_timing_mutex;
   mutable int m_transpose_kernel = -1;  // a TransposeKernel, once timed
+  mutable std::vector<std::pair<int64_t, bool>> m_stage_both;  // vectors, staged row-major (timed)
 };
 
 /// What analyse_csr learned, the balanced partition if it made one, and whether it ran the

@@ -15,6 +15,7 @@
 #include "launch.hpp"
 #include "../spmv_options.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -116,6 +117,67 @@ void copy_rows(const ExecSpace& space, const Source& source, const Destination& 
       "kspmv::spmv[x_row_major]",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, int64_t(source.extent(0)) * num_vectors),
       CopyRowsFunctor<Source, Destination>{source, destination, num_vectors});
+}
+
+template <class Source, class Destination>
+struct AddRowMajorFunctor {
+  using scalar_type = typename Destination::non_const_value_type;
+  Source source;
+  Destination destination;
+  scalar_type beta;
+  int64_t num_rows, num_vectors;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t t) const {
+    const int64_t tile = t / (32 * num_vectors), within = t - tile * 32 * num_vectors;
+    const int64_t v = within / 32, row = tile * 32 + within % 32;
+    if (row >= num_rows) return;
+    // beta == 0: NaN in y must not leak
+    destination(row, v) = beta == scalar_type(0) ? source(row, v) : source(row, v) + beta * destination(row, v);
+  }
+};
+
+/// destination(i, v) = source(i, v) + beta*destination(i, v) (beta == 0: source alone) for a
+/// row-major source and a column-major destination of one shape, by tiles of 32 rows: a tile's
+/// threads read its rows' vectors, contiguous in the source, and each warp writes 32 rows of one
+/// vector, contiguous in the destination. The way back of a column-major Y staged row-major
+/// (launch.hpp: multivector_stage_both).
+template <class ExecSpace, class Source, class Destination>
+void add_row_major(const ExecSpace& space, const Source& source, typename Destination::non_const_value_type beta,
+                   const Destination& destination) {
+  const int64_t m = int64_t(source.extent(0)), k = int64_t(source.extent(1));
+  Kokkos::parallel_for(
+      "kspmv::spmv[y_from_row_major]",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(space, 0, (m + 31) / 32 * 32 * k),
+      AddRowMajorFunctor<Source, Destination>{source, destination, beta, m, k});
+}
+
+/// Whether run(true) (X and Y staged row-major: launch.hpp, multivector_stage_both) ran faster
+/// than run(false) (X and Y as they are), each a product into a scratch Y: each run once first
+/// (code loaded, buffers allocated, untimed), then timed with the device fenced around it in two
+/// rounds, the second in the reverse order, the shorter time of each kept; two rounds more where
+/// the runs take under 200 us. Costs 6-10 products, once per vector count.
+template <class ExecSpace, class Run>
+bool time_stage_both(const ExecSpace& space, Run&& run) {
+  const auto seconds = [&](bool stage) {
+    space.fence();
+    Kokkos::Timer timer;
+    run(stage);
+    space.fence();
+    return timer.seconds();
+  };
+  run(false);
+  run(true);
+  double as_is = std::numeric_limits<double>::infinity(), staged = as_is;
+  for (int round = 0; round < 4; ++round) {
+    if (round == 2 && std::max(as_is, staged) >= 200e-6) break;
+    if (round % 2 == 0) {
+      as_is = std::min(as_is, seconds(false));
+      staged = std::min(staged, seconds(true));
+    } else {
+      staged = std::min(staged, seconds(true));
+      as_is = std::min(as_is, seconds(false));
+    }
+  }
+  return staged < as_is;
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>

@@ -324,6 +324,31 @@ inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, 
   return kernel;
 }
 
+/// Column-major X and Y (LayoutLeft) from row_major_min_vectors vectors on: X copied row-major
+/// and Y computed row-major then added back (csr_multivector.hpp: add_row_major), so that the
+/// kernels of row-major X and Y run (the chunks where rows are uneven, the row lanes, each
+/// writing a row's vectors together), or the kernels of column-major X and Y on X and Y as they
+/// are, whichever ran faster on A's first call with that many vectors (csr_multivector.hpp:
+/// time_stage_both; kept with A's analysis). Staging costs 16*k*(m + n) bytes more (for double)
+/// and two launches; the kernels it reaches write Y a row at a time where the column-major ones
+/// write a sector for each value. Measured in a lab on the H200 at 8 vectors
+/// (perf_tests/results/h200_multivector_lab_2026-11-26/staged/): 0.64-0.88x the plain call's time
+/// on wiki-Vote, Groebner, ego-Facebook, email-Eu-core, ca-CondMat, wood1p, tech-WHOIS, orani678,
+/// 1.10-2.74x on rajat01, arrow, bcsstk13, poly_chain, cage10, p2p-Gnutella09, lp_d6cube; its
+/// time about the row-major call's plus the copies' bytes at the copy bandwidth. Which side wins
+/// follows the kernels each layout takes rather than one structural quantity, hence the timing.
+/// In the plain call on the H200 (.../staged_plain/): 0.64-0.88x the time before on those 8 at
+/// 8 and 16 vectors, 0.96-1.01x elsewhere; the timed first call cost 6-15 calls' time.
+inline bool multivector_stage_both(int64_t x_row_stride, int64_t y_row_stride, int64_t num_vectors, int64_t nnz) {
+  return x_row_stride == 1 && y_row_stride == 1 && num_vectors >= row_major_min_vectors && nnz > 0;
+}
+/// Tests only: -1 (default) times the two ways where multivector_stage_both allows staging; 0
+/// never stages, 1 always does (where multivector_stage_both allows it).
+inline int& stage_both_for_tests() {
+  static int forced = -1;
+  return forced;
+}
+
 /// Mode T's kernels on A (impl/csr_transpose.hpp): a thread per row, lanes per row, the entries
 /// split evenly with the rows of a block's entries staged (`entries`) or searched for each.
 enum class TransposeKernel { rows, lanes, entries, entries_searched };
