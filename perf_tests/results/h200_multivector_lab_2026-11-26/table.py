@@ -7,6 +7,7 @@
 #   ahead: session 15's lab on an H100 (a step's columns, or columns and values, loaded a step ahead)
 #   final16: the code of ff845a3 (columns a step ahead) on an H100 against final15's
 #   staged: the code of 3eeb0d6 on the H200 (session 16), and LayoutLeft staged row-major around the plain call
+#   stagedplain: session 17's plain call staging column-major X and Y where its first call timed it faster, against staged/
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -98,3 +99,9 @@ elif section == 'staged':
                 plain = (m, k.split(':')[0] + ':kspmv:automatic')
                 print(f"| {m} | {k.split(':')[0]} | {d[plain]['seconds']*1e6:.0f} | {r['seconds']*1e6:.0f} | "
                       f"{r['seconds']/d[plain]['seconds']:.3f} | {per_vector(d, plain):.3f} | {per_vector(d, (m, k)):.3f} |")
+elif section == 'stagedplain':
+    print('The plain call staging column-major X and Y where timed faster (staged_plain/) against the code of 3eeb0d6 (staged/):')
+    for f in ('real', 'large', 'unseen'):
+        ab(load(f'staged/{f}.json'), load(f'staged_plain/{f}.json'), lambda k: k.endswith('kspmv:automatic'))
+    print()
+    baseline(('staged_plain/real.json', 'staged_plain/large.json', 'staged_plain/unseen.json'))
