@@ -152,9 +152,17 @@ void add_row_major(const ExecSpace& space, const Source& source, typename Destin
 
 /// Whether run(true) (X and Y staged row-major: launch.hpp, multivector_stage_both) ran faster
 /// than run(false) (X and Y as they are), each a product into a scratch Y: each run once first
-/// (code loaded, buffers allocated, untimed), then timed with the device fenced around it in two
-/// rounds, the second in the reverse order, the shorter time of each kept; two rounds more where
-/// the runs take under 200 us. Costs 6-10 products, once per vector count.
+/// (code loaded, buffers allocated, untimed), then timed once each with the device fenced around
+/// it; where both took under stage_both_settled_seconds and neither is stage_both_clear_ratio
+/// times the other, three rounds more, alternating the order, the shorter time of each kept
+/// (short runs swing more from one timing to the next). Costs 4 products on large matrices, 10 on
+/// small ones with close times, once per vector count. On the H200 the first form (two timed
+/// rounds always) cost 6.2-14.7 calls' time beyond the call itself at 8 and 16 vectors
+/// (perf_tests/results/h200_multivector_lab_2026-11-26/staged_plain/); the two ways' times
+/// differed by 1.10-2.67x on the 15 replicated real matrices measured both ways there (0.5-8 ms).
+/// This form: 4.2-9.7 calls' time, the same choices (.../staged_timing/).
+constexpr double stage_both_settled_seconds = 200e-6;
+constexpr double stage_both_clear_ratio = 1.25;
 template <class ExecSpace, class Run>
 bool time_stage_both(const ExecSpace& space, Run&& run) {
   const auto seconds = [&](bool stage) {
@@ -166,9 +174,10 @@ bool time_stage_both(const ExecSpace& space, Run&& run) {
   };
   run(false);
   run(true);
-  double as_is = std::numeric_limits<double>::infinity(), staged = as_is;
-  for (int round = 0; round < 4; ++round) {
-    if (round == 2 && std::max(as_is, staged) >= 200e-6) break;
+  double as_is = seconds(false), staged = seconds(true);
+  const double shorter = std::min(as_is, staged), longer = std::max(as_is, staged);
+  if (shorter >= stage_both_settled_seconds || longer > stage_both_clear_ratio * shorter) return staged < as_is;
+  for (int round = 1; round < 4; ++round) {
     if (round % 2 == 0) {
       as_is = std::min(as_is, seconds(false));
       staged = std::min(staged, seconds(true));

@@ -338,7 +338,8 @@ inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, 
 /// time about the row-major call's plus the copies' bytes at the copy bandwidth. Which side wins
 /// follows the kernels each layout takes rather than one structural quantity, hence the timing.
 /// In the plain call on the H200 (.../staged_plain/): 0.64-0.88x the time before on those 8 at
-/// 8 and 16 vectors, 0.96-1.01x elsewhere; the timed first call cost 6-15 calls' time.
+/// 8 and 16 vectors, 0.96-1.01x elsewhere; the timed first call costs 4-10 calls'
+/// time (csr_multivector.hpp: time_stage_both).
 inline bool multivector_stage_both(int64_t x_row_stride, int64_t y_row_stride, int64_t num_vectors, int64_t nnz) {
   return x_row_stride == 1 && y_row_stride == 1 && num_vectors >= row_major_min_vectors && nnz > 0;
 }
