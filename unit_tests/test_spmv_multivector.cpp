@@ -8,6 +8,7 @@
 #include "cases.hpp"
 #include "reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -267,6 +268,88 @@ TYPED_TEST(SpmvMultivector, MultivectorRowMajorCopyOfScatteredX) {
   }
 }
 
+// Column-major X whose gathers scatter, on rows of uneven length, Y row-major: the row-major copy
+// of X feeds the chunks (launch.hpp: row_major_multivector_kernel), which ran on X as given until
+// 4825b3a (relative errors of 1.4 on ca-CondMat and p2p-Gnutella09 replicated at 8 vectors in a
+// lab call that sent a column-major Y there too). Y column-major as well (the row lanes), X and Y
+// as they are (no staging of both around the call).
+TYPED_TEST(SpmvMultivector, MultivectorChunksOnRowMajorCopyOfScatteredX) {
+  if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    GTEST_SKIP() << "no raw kernels on this backend: X is read as given";
+  } else {
+    using Device = typename TestFixture::Device;
+    struct Unforce {
+      ~Unforce() { kspmv::impl::stage_both_for_tests() = -1; }
+    } unforce;
+    kspmv::impl::stage_both_for_tests() = 0;
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    // 3M rows: 7 in 8 of 1 to 3 entries, 1 in 8 of 20 to 30 (lengths varying 1.6 times their
+    // mean), columns anywhere: about 14.6M entries, so that the longest row (a lane a row) stays
+    // within a resident thread's share (54 on an H100 or H200), as multivector_kernel asks of
+    // the lanes kernel (a first form of 1M rows up to 50 entries took the split entries).
+    const int64_t n = 3000000, k = 8;
+    kspmv::HostCsr h;
+    h.num_rows = h.num_cols = n;
+    std::uniform_int_distribution<int64_t> column(0, n - 1);
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t length = rng() % 8 == 0 ? 20 + int64_t(rng() % 11) : 1 + int64_t(rng() % 3);
+      std::vector<int64_t> row(static_cast<size_t>(length));
+      for (auto& c : row) c = column(rng);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+      for (const int64_t c : row) {
+        h.col_indices.push_back(c);
+        h.values.push_back(value(rng));
+      }
+      h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    }
+    const auto A = kspmv::to_device<double, int, int, Device>(h);
+    std::vector<std::vector<double>> x(k), y0(k);
+    Kokkos::View<double**, Kokkos::LayoutLeft, Device> X("X", n, k);
+    auto xh = Kokkos::create_mirror(X);
+    for (int64_t j = 0; j < k; ++j) {
+      x[j] = random_vector(size_t(n), rng);
+      y0[j] = random_vector(size_t(n), rng);
+      for (int64_t i = 0; i < n; ++i) xh(i, j) = x[j][i];
+    }
+    Kokkos::deep_copy(X, xh);
+    const auto check = [&](const auto& Y, const char* layout) {
+      SCOPED_TRACE(layout);
+      auto yh = Kokkos::create_mirror(Y);
+      for (int64_t j = 0; j < k; ++j) {
+        for (int64_t i = 0; i < n; ++i) yh(i, j) = y0[j][i];
+      }
+      Kokkos::deep_copy(Y, yh);
+      kspmv::spmv(TypeParam(), 1.5, A, X, -0.5, Y);
+      Kokkos::deep_copy(yh, Y);
+      for (int64_t j = 0; j < k; ++j) {
+        std::vector<double> column_j(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) column_j[size_t(i)] = yh(i, j);
+        EXPECT_TRUE(matches_reference(column_j, reference_spmv(1.5, h, x[j], -0.5, y0[j]))) << "vector " << j;
+      }
+    };
+    check(Kokkos::View<double**, Kokkos::LayoutLeft, Device>("Y", n, k), "Y LayoutLeft");
+    check(Kokkos::View<double**, Kokkos::LayoutRight, Device>("Y", n, k), "Y LayoutRight");
+    // The path this test is for: the lanes kernel by the structure, X staged, then the chunks
+    // (Y row-major).
+    const auto& structure = kspmv::impl::csr_analysis(TypeParam(), A)->structure;
+    const int wave = kspmv::impl::warp_width<TypeParam>();
+    const auto kernel = kspmv::impl::multivector_kernel(n, int64_t(A.nnz()), structure.longest_row, wave,
+                                                        int64_t(TypeParam().concurrency()),
+                                                        structure.window_lines_per_entry, false);
+    using kspmv::impl::MultivectorKernel;
+    EXPECT_EQ(kernel, MultivectorKernel::lanes);
+    EXPECT_TRUE(kspmv::impl::stage_x_row_major(int64_t(X.stride(0)), k, structure.window_lines_per_entry))
+        << "lines an entry " << structure.window_lines_per_entry;
+    EXPECT_EQ(kspmv::impl::row_major_multivector_kernel(kernel, k, structure.row_length_variation(), true),
+              MultivectorKernel::chunks)
+        << "row length variation " << structure.row_length_variation();
+  }
+}
+
 // Column-major X and Y staged row-major around the kernels of row-major X and Y (launch.hpp:
 // multivector_stage_both), forced on and off, on every random case at 5, 8 and 17 vectors, and
 // with X and Y the first rows of taller LayoutLeft Views (leading dimensions above their rows):
@@ -354,6 +437,9 @@ TYPED_TEST(SpmvMultivector, MultivectorRowLanesAndChunks) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
     std::vector<RandomCase> cases(std::begin(random_cases), std::end(random_cases));
+    // Short rows: a block of the chunks (2048 entries) over about 2000 rows; one row of 300 spans
+    // chunks.
+    cases.push_back({"short rows", {6000, 500, 2, 0.3, 300}, 1.25, -0.5, false});
     kspmv::HostCsr edges;  // rows of 32, 0, 0, 0, 5, 40, 0, 0 entries in 30 columns
     edges.num_rows = 8;
     edges.num_cols = 30;

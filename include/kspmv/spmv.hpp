@@ -499,8 +499,9 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // and T; one vector is the rank-1 call on the column. Mode N: automatic runs a raw kernel on GPUs
 // with the raw kernels (any strides), lanes per row, the balanced partition or evenly split
 // entries by launch.hpp: multivector_kernel from the longest row and how scattered and how far
-// x's gathers reach (the analysis kept with A); the lanes and split-entries kernels read a row-major copy
-// of a column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
+// x's gathers reach (the analysis kept with A); the lanes and split-entries kernels (and the
+// kernels of a row-major X taking the lanes kernel's place) read a row-major copy of a
+// column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
 // is (into memory kept with the analysis); on a row-major X from 5 vectors on, lanes over the
 // vectors instead of the lanes and balanced kernels (row_major_multivector_kernel: a group a row,
 // or chunks of entries where rows are uneven or their lengths vary and Y is row-major); with
@@ -579,7 +580,16 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
         } else if (kernel == MultivectorKernel::lanes) {
           stage = stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry);
         }
-        if (kernel == MultivectorKernel::chunks) {  // X row-major as it is
+        if (stage) {  // x itself (stage_x_row_major: column-major), into memory kept with the analysis
+          const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>
+              x_row_major(static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
+                          x.extent(0), k);
+          copy_rows(space, x, x_row_major);
+          x_data = x_row_major.data();
+          x_row_stride = k;
+          x_vector_stride = 1;
+        }
+        if (kernel == MultivectorKernel::chunks) {  // X row-major (as it is, or staged)
           const BalancedCsrMatrix<S, O, Off, D>& partition = csr_analysis(space, A)->balanced(space, A);
           raw::csr_multivector_chunks<S, O, Off>(native_stream(space), A.num_rows(), int64_t(A.nnz()),
                                                  partition.entries_per_block(), partition.block_first_row.data(), k,
@@ -595,15 +605,6 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
               partition.block_first_row.data(), A.row_offsets.data(), A.col_indices.data(), A.values.data(), k,
               x_data, x_row_stride, x_vector_stride, y_data, y_row_stride, y_vector_stride, call_alpha, call_beta);
           return;
-        }
-        if (stage) {  // x itself (stage_x_row_major: column-major), into memory kept with the analysis
-          const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>
-              x_row_major(static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
-                          x.extent(0), k);
-          copy_rows(space, x, x_row_major);
-          x_data = x_row_major.data();
-          x_row_stride = k;
-          x_vector_stride = 1;
         }
         if (kernel == MultivectorKernel::row_lanes) {
           raw::csr_multivector_row_lanes<S, O, Off>(native_stream(space), A.num_rows(), k, A.row_offsets.data(),
