@@ -8,6 +8,8 @@
 #   final16: the code of ff845a3 (columns a step ahead) on an H100 against final15's
 #   staged: the code of 3eeb0d6 on the H200 (session 16), and LayoutLeft staged row-major around the plain call
 #   stagedplain: session 17's plain call staging column-major X and Y where its first call timed it faster, against staged/
+#   tileout: session 18's lab, the chunks writing a column-major Y through a tile of rows in shared memory and X alone
+#            staged (tile_out/*_new) against the code of 4825b3a (*_old), one call on an H200
 import glob, gzip, json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
 def load(f):
@@ -105,3 +107,8 @@ elif section == 'stagedplain':
         ab(load(f'staged/{f}.json'), load(f'staged_plain/{f}.json'), lambda k: k.endswith('kspmv:automatic'))
     print()
     baseline(('staged_plain/real.json', 'staged_plain/large.json', 'staged_plain/unseen.json'))
+elif section == 'tileout':
+    print('The chunks writing a column-major Y through a tile of rows in shared memory, X alone staged (new), against 4825b3a (old):')
+    print('(the new code\'s LayoutLeft calls on ca-CondMat and p2p-Gnutella09 gave wrong results: the chunks ran on X as given)')
+    for f in ('real', 'unseen'):
+        ab(load(f'tile_out/{f}_old.json'), load(f'tile_out/{f}_new.json'), lambda k: k.endswith('kspmv:automatic'))
