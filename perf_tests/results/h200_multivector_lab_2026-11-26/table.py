@@ -8,6 +8,8 @@
 #   final16: the code of ff845a3 (columns a step ahead) on an H100 against final15's
 #   staged: the code of 3eeb0d6 on the H200 (session 16), and LayoutLeft staged row-major around the plain call
 #   stagedplain: session 17's plain call staging column-major X and Y where its first call timed it faster, against staged/
+#   chunksminb: session 18's lab, the chunks kernel at 5 blocks a multiprocessor (8 vectors a pass) and 4 (16),
+#               against main at ee4ef27, two runs of each alternating, the faster of each pair
 #   tileout: session 18's lab, the chunks writing a column-major Y through a tile of rows in shared memory and X alone
 #            staged (tile_out/*_new) against the code of 4825b3a (*_old), one call on an H200
 import glob, gzip, json, os, sys
@@ -112,3 +114,8 @@ elif section == 'tileout':
     print('(the new code\'s LayoutLeft calls on ca-CondMat and p2p-Gnutella09 gave wrong results: the chunks ran on X as given)')
     for f in ('real', 'unseen'):
         ab(load(f'tile_out/{f}_old.json'), load(f'tile_out/{f}_new.json'), lambda k: k.endswith('kspmv:automatic'))
+elif section == 'chunksminb':
+    best = lambda ds: {key: min((d[key] for d in ds), key=lambda r: r['seconds']) for key in ds[0] if all(key in d for d in ds)}
+    for f in ('real', 'unseen'):
+        ab(best([load(f'chunks_min_blocks/{f}_old_{i}.json') for i in (1, 2)]),
+           best([load(f'chunks_min_blocks/{f}_lab_{i}.json') for i in (1, 2)]), lambda k: k.endswith('kspmv:automatic'))
