@@ -900,8 +900,11 @@ void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type st
   config.stream = stream;
   config.attrs = attribute;
   config.numAttrs = 1;
-  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, Params(args)...);
-  if (e != cudaSuccess) throw std::runtime_error(std::string("kspmv raw dependent launch: ") + cudaGetErrorString(e));
+  if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess) return;
+  // Not launched (a stream capture of a runtime that takes no dependent launch, say): the error
+  // cleared, an ordinary launch, whose own errors check_launch reports.
+  (void)cudaGetLastError();
+  kernel<<<blocks, Threads, 0, stream>>>(args...);
 #endif
 }
 
