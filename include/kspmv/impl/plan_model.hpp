@@ -280,12 +280,22 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     add("raw_csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.raw_balanced, 0));
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
     // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
-    // partition; the same load-balanced kernel, charged at its measured rate on these bytes.
+    // partition; the same load-balanced kernel, charged at its measured rate on these bytes
+    // (k.raw_csr16), or at raw balanced CSR's where rows average two waves of entries or more:
+    // the kernel then sums each row with a whole wave (its groups: csr_balanced_kernel) rather than
+    // groups whose shared-memory reads conflict, and waits on memory, so that fewer bytes take less
+    // time. On the H200 with dbdf3fe (perf_tests/results/h200_balanced_pdl/plan/), Csr16Matrix
+    // took 0.92-0.96x raw balanced CSR's time on the 4 of the 53 replicated real matrices whose
+    // rows average 64 entries or more (fit2d, wood1p, lp_d6cube, bcsstk33), where 0.76 had the plan
+    // keep raw balanced CSR at 1.05-1.09x the best kernel's time. Below, 0.94-1.03x: about 0.95
+    // where raw balanced CSR runs near copy bandwidth (meshes, arrow), about 1.0 where gathers of
+    // x hold it back (graphs), which the plan's structure does not tell apart; 0.76 stays there.
     const double blocks = std::ceil(double(p.nnz) / double(raw::balanced_max_entries));
     const double csr16_bytes = double(p.nnz) * (sizeof(S) + 2.0 + 2.0 * p.csr16_wide_fraction()) +
                                double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
+    const bool whole_wave_rows = p.average_row() >= 2.0 * double(warp_width<ExecSpace>());
     add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, conversion(csr16_bytes),
-        per_call(csr16_bytes, k.raw_csr16, 0));
+        per_call(csr16_bytes, whole_wave_rows ? k.raw_balanced : k.raw_csr16, 0));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
