@@ -433,7 +433,10 @@ inline int raw_balanced_block_threads(double window_lines_per_entry, double aver
 /// H200: one launch took 6.4-8.7 us on the cache-resident matrices against 9.1-10.5 us for two,
 /// but was 9-24% slower on the large regular ones, where nearly every block counts itself in a
 /// row it shares (an atomic round trip before it can exit); so one launch up to 4096 blocks
-/// (8 million entries).
+/// (8 million entries). Those were ordinary launches: since the two launches are programmatic
+/// dependents on sm_90 (src/raw/kernels.hpp) the second costs less there (about 1.1% of the call
+/// on the 53 replicated real matrices, perf_tests/results/h200_balanced_pdl/); the mark was not
+/// measured again.
 inline bool raw_balanced_single_pass(int64_t num_blocks) { return num_blocks <= 4096; }
 
 /// kspmv::cg's path on its own (CgPath::automatic), from the bytes of A's CSR arrays and CG's
