@@ -60,6 +60,9 @@ struct PlanStructure {
   // Csr16Matrix: of a sample of its blocks (csr16_wide_blocks), how many span more than 16 bits
   // of columns (4 bytes of index an entry there, 2 elsewhere). 0 sampled: not counted.
   int64_t csr16_sampled_blocks = 0, csr16_wide_sampled = 0;
+  // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
+  // automatic call's analysis); 0 where not measured (host backends, cache-resident matrices).
+  double lines_per_entry = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
   double csr16_wide_fraction() const {
     return csr16_sampled_blocks > 0 ? double(csr16_wide_sampled) / double(csr16_sampled_blocks) : 1.0;
@@ -79,16 +82,33 @@ struct PlanStructure {
 // 0.86: with 0.76 the plan kept raw blocked ELLPACK on poly_chain x1000 and cage10 x600, 1.17x and
 // 1.05x the time a use of raw balanced CSR (h200_plan_model_fe9806f); with 0.86 the model's
 // predictions recorded there rank raw balanced CSR first on both and change no other choice.
-// Csr16Matrix on the same kernel moves 12% fewer bytes than CSR (geometric mean over the 59
-// matrices of more than 200 MB of CSR in perf_tests/results/h200_c72d21b) but ran only 1.4%
-// faster: 0.76 of copy bandwidth by its own bytes against raw balanced CSR's 0.85 by CSR's (the
-// kernel waits on latency, not bytes, most of the time; 0.76 again in h200/). At 0.86 the plan
-// took it at 100 uses on most large matrices and lost its conversion (3-4 SpMVs) to a gain of
-// 1-4% a call.
+// Raw balanced CSR's and Csr16Matrix's rates then came with a separate cost of gathering x (below:
+// gather_line_bytes): with it, 0.99 and 0.86 of copy bandwidth by their own bytes.
+//
+// Gathers of x: every candidate but DIA (whose x streams) is also charged gather_line_bytes of
+// copy bandwidth for each distinct line of x a window of rows gathers (PlanStructure::
+// lines_per_entry, per entry). Fitted (perf_tests/results/h200_plan_locality/fit.py) to raw
+// balanced CSR on the 46 matrices of perf_tests/matrices replicated to 50 million entries, in
+// three calls on H200s: time x bandwidth = CSR bytes / 0.98-1.00 + nnz x lines x 11.7-11.8 bytes
+// (root mean square error 6%; ca-CondMat x274, 0.9 lines an entry, 16% slower than predicted);
+// Csr16Matrix, with 11.5 bytes a line, 0.86-0.87 of copy bandwidth by its own bytes. Where rows
+// average two waves of entries or more, the analysis's samples (256 of a window's entries,
+// evenly spaced) lie several entries of a row apart and overstate its lines, and the kernel sums
+// each row with a whole wave: no gather cost is charged there, and both kernels have the rates
+// they ran at on the four such matrices (fit2d, wood1p, lp_d6cube, bcsstk33), whatever their
+// lines: raw balanced CSR 0.91-0.93, Csr16Matrix 0.81-0.83, each by its own bytes. Csr16Matrix's
+// conversion (it shares CSR's values and row offsets) took 0.60-0.64 (median over the 53) of the
+// generic estimate (conversion() in predict_candidates): charged at 0.6 of it. Before, one rate
+// for raw balanced CSR whatever its gathers (0.86; Csr16Matrix 0.76, or 0.86 where rows are
+// long) had the plan take raw blocked ELLPACK, whose conversion 100 uses did not repay, on four
+// matrices where raw balanced CSR ran at 0.94-0.98 of copy bandwidth
+// (commanche_dual, cti, epb1, lp_maros_r7; h200_balanced_pdl/plan/). On hosts: no gather cost
+// (0); the lines are not measured there.
 struct ModelConstants {
   double latency, serial_entry, serial_vector, serial_raw;
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
       raw_vector, coo_deterministic, raw_balanced, raw_csr16;
+  double gather_line_bytes, raw_balanced_long, raw_csr16_long, csr16_conversion;
   // The load-balanced kernel on float values with double x and y (PlanOptions::float_values), by
   // its own bytes: on the H200 (h200_mixed_b2c430f) it ran 1.16-1.20x faster than raw balanced CSR
   // in double on poisson7_300^3 and bcsstk13 x1000, whose float bytes are 0.73 and 0.68 of the
@@ -99,14 +119,14 @@ struct ModelConstants {
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.86, 0.76, 0.74};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.86, 11.5, 0.91, 0.82, 0.6, 0.74};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.62};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62};
 }
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
@@ -254,8 +274,14 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   // Conversions read the CSR a few times and write the format; allocations cost a fixed time.
   // Measured conversions took 1.5-4x the bytes they read and write at copy bandwidth.
   auto conversion = [&](double format_bytes) { return 50e-6 + 2.0 * (3.0 * csr_bytes + format_bytes) / bandwidth; };
-  auto per_call = [&](double bytes, double efficiency, double serial_time) {
+  // Rows summed by whole waves: their windows' lines are not counted (ModelConstants).
+  const bool whole_wave_rows = p.average_row() >= 2.0 * double(warp_width<ExecSpace>());
+  const double gathers = whole_wave_rows ? 0.0 : double(p.nnz) * p.lines_per_entry * k.gather_line_bytes / bandwidth;
+  auto streamed = [&](double bytes, double efficiency, double serial_time) {
     return k.latency + bytes / (bandwidth * efficiency) + serial_time;
+  };
+  auto per_call = [&](double bytes, double efficiency, double serial_time) {
+    return streamed(bytes, efficiency, serial_time) + gathers;
   };
   auto fill_ok = [&](double slots) { return p.nnz == 0 || slots / double(p.nnz) <= convert.max_fill_ratio; };
 
@@ -277,25 +303,17 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
   if (raw_available) {
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
-    add("raw_csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, k.raw_balanced, 0));
+    add("raw_csr_balanced", true, "", csr_bytes, 50e-6,
+        per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, 0));
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
     // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
-    // partition; the same load-balanced kernel, charged at its measured rate on these bytes
-    // (k.raw_csr16), or at raw balanced CSR's where rows average two waves of entries or more:
-    // the kernel then sums each row with a whole wave (its groups: csr_balanced_kernel) rather than
-    // groups whose shared-memory reads conflict, and waits on memory, so that fewer bytes take less
-    // time. On the H200 with dbdf3fe (perf_tests/results/h200_balanced_pdl/plan/), Csr16Matrix
-    // took 0.92-0.96x raw balanced CSR's time on the 4 of the 53 replicated real matrices whose
-    // rows average 64 entries or more (fit2d, wood1p, lp_d6cube, bcsstk33), where 0.76 had the plan
-    // keep raw balanced CSR at 1.05-1.09x the best kernel's time. Below, 0.94-1.03x: about 0.95
-    // where raw balanced CSR runs near copy bandwidth (meshes, arrow), about 1.0 where gathers of
-    // x hold it back (graphs), which the plan's structure does not tell apart; 0.76 stays there.
+    // partition; the same load-balanced kernel, at its own rates (ModelConstants: raw_csr16,
+    // raw_csr16_long), converted at csr16_conversion of the generic estimate.
     const double blocks = std::ceil(double(p.nnz) / double(raw::balanced_max_entries));
     const double csr16_bytes = double(p.nnz) * (sizeof(S) + 2.0 + 2.0 * p.csr16_wide_fraction()) +
                                double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
-    const bool whole_wave_rows = p.average_row() >= 2.0 * double(warp_width<ExecSpace>());
-    add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, conversion(csr16_bytes),
-        per_call(csr16_bytes, whole_wave_rows ? k.raw_balanced : k.raw_csr16, 0));
+    add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, k.csr16_conversion * conversion(csr16_bytes),
+        per_call(csr16_bytes, whole_wave_rows ? k.raw_csr16_long : k.raw_csr16, 0));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
@@ -331,7 +349,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   const bool dia_ok = p.diagonals >= 0 && p.diagonals <= convert.max_diagonals && fill_ok(dia_slots);
   const double dia_bytes = dia_slots * sizeof(S) + vectors;
   add("dia", dia_ok, p.diagonals < 0 ? "more diagonals than DIA can afford (max_diagonals, the fill limit, or slower than the nonzeros alone)" : "too many diagonals or too much fill",
-      dia_bytes, conversion(dia_bytes), per_call(dia_bytes, k.dia, 0));
+      dia_bytes, conversion(dia_bytes), streamed(dia_bytes, k.dia, 0));
   return c;
 }
 
