@@ -6,8 +6,8 @@
 /// each format, the diagonals of a sample of rows, which DIA's conversion confirms if DIA is
 /// chosen, and, from the automatic call's analysis, how many lines of x windows of rows gather:
 /// raw balanced CSR then runs blocks of 512 threads where they share none) and predicts each
-/// candidate's setup and per-call time from the bytes it moves and the device bandwidth measured
-/// once per process; when the hint of uses is large, the best predicted candidates are also
+/// candidate's setup and per-call time from the bytes it moves, the lines of x it gathers (all
+/// but DIA) and the device bandwidth measured once per process; when the hint of uses is large, the best predicted candidates are also
 /// converted and timed once. With the raw GPU kernels the candidates include Csr16Matrix (16-bit
 /// column offsets, the share of blocks needing 32 estimated from a sample of blocks): the
 /// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal). Asked for
