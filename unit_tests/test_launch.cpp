@@ -3,6 +3,8 @@
 
 #include "backends.hpp"
 
+#include <vector>
+
 namespace kspmv_test {
 namespace {
 
@@ -113,6 +115,36 @@ TEST(Launch, RowMajorMultivectorKernel) {
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.0, true), MultivectorKernel::row_lanes);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 4, 3.0, true), MultivectorKernel::lanes);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 8, 0.1, false), MultivectorKernel::chunks);
+}
+
+// The ways the plain call times on A's first call (launch.hpp: multivector_ways): column-major X
+// and Y, as they are, staged row-major, and the balanced kernel where the rules chose another; a
+// row-major X, the chunks where the rules chose another; nothing to time elsewhere.
+TEST(Launch, MultivectorWays) {
+  using kspmv::impl::MultivectorKernel;
+  using kspmv::impl::MultivectorWay;
+  using kspmv::impl::multivector_ways;
+  using Ways = std::vector<MultivectorWay>;
+  const MultivectorWay as_is = MultivectorWay::as_is, staged = MultivectorWay::staged,
+                       balanced = MultivectorWay::balanced, chunks = MultivectorWay::chunks;
+  const int64_t m = 1000, nnz = 5000;
+  // (x's row stride, x's vector stride, y's row stride, vectors, entries, the rules' kernel)
+  EXPECT_EQ(multivector_ways(1, m, 1, 8, nnz, MultivectorKernel::lanes), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 5, nnz, MultivectorKernel::entries), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 4, nnz, MultivectorKernel::lanes), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 2, nnz, MultivectorKernel::lanes), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 16, nnz, MultivectorKernel::balanced), (Ways{as_is, staged}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 4, nnz, MultivectorKernel::balanced), (Ways{as_is, staged}));
+  EXPECT_EQ(multivector_ways(1, m, 8, 8, nnz, MultivectorKernel::lanes), (Ways{as_is}));  // Y row-major
+  EXPECT_EQ(multivector_ways(1, m, 1, 8, 0, MultivectorKernel::lanes), (Ways{as_is}));    // no entries
+  EXPECT_EQ(multivector_ways(1, m, 1, 1, nnz, MultivectorKernel::lanes), (Ways{as_is}));  // one vector
+  EXPECT_EQ(multivector_ways(4, 1, 4, 4, nnz, MultivectorKernel::balanced), (Ways{as_is, chunks}));
+  EXPECT_EQ(multivector_ways(4, 1, 1, 4, nnz, MultivectorKernel::balanced), (Ways{as_is, chunks}));  // Y column-major
+  EXPECT_EQ(multivector_ways(2, 1, 2, 2, nnz, MultivectorKernel::lanes), (Ways{as_is, chunks}));
+  EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::row_lanes), (Ways{as_is, chunks}));
+  EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::entries), (Ways{as_is, chunks}));
+  EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::chunks), (Ways{as_is}));
+  EXPECT_EQ(multivector_ways(4, 1, 4, 4, 0, MultivectorKernel::balanced), (Ways{as_is}));
 }
 
 TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {

@@ -279,9 +279,9 @@ TYPED_TEST(SpmvMultivector, MultivectorChunksOnRowMajorCopyOfScatteredX) {
   } else {
     using Device = typename TestFixture::Device;
     struct Unforce {
-      ~Unforce() { kspmv::impl::stage_both_for_tests() = -1; }
+      ~Unforce() { kspmv::impl::multivector_way_for_tests() = -1; }
     } unforce;
-    kspmv::impl::stage_both_for_tests() = 0;
+    kspmv::impl::multivector_way_for_tests() = int(kspmv::impl::MultivectorWay::as_is);
     const uint64_t seed = test_seed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
@@ -350,29 +350,43 @@ TYPED_TEST(SpmvMultivector, MultivectorChunksOnRowMajorCopyOfScatteredX) {
   }
 }
 
-// Column-major X and Y staged row-major around the kernels of row-major X and Y (launch.hpp:
-// multivector_stage_both), forced on and off, on every random case at 5, 8 and 17 vectors, and
-// with X and Y the first rows of taller LayoutLeft Views (leading dimensions above their rows):
-// the plain call picks one of the two by timing them on A's first call with that many vectors,
-// also run here (twice: timed, then kept). GPUs with the raw kernels only.
+// The ways the plain call times (launch.hpp: multivector_ways), each forced: column-major X and Y
+// as they are, staged row-major around the kernels of row-major X and Y, and the balanced kernel,
+// on every random case at 3, 5, 8 and 17 vectors, and with X and Y the first rows of taller
+// LayoutLeft Views (leading dimensions above their rows); a row-major X and Y as they are and
+// through the chunks at 2, 3, 4 and 8 vectors. Then the plain call timing them on A's first call
+// with that many vectors (twice: timed, then kept). GPUs with the raw kernels only.
 TYPED_TEST(SpmvMultivector, MultivectorStagedRowMajor) {
   if constexpr (!kspmv::impl::raw_available<TypeParam, double, int, int>()) {
     GTEST_SKIP() << "no raw kernels on this backend";
   } else {
     using Device = typename TestFixture::Device;
     struct Unforce {
-      ~Unforce() { kspmv::impl::stage_both_for_tests() = -1; }
+      ~Unforce() { kspmv::impl::multivector_way_for_tests() = -1; }
     } unforce;
     const uint64_t seed = test_seed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    for (const int forced : {0, 1}) {
-      kspmv::impl::stage_both_for_tests() = forced;
-      SCOPED_TRACE(forced ? "staged" : "as they are");
+    using kspmv::impl::MultivectorWay;
+    for (const MultivectorWay way : {MultivectorWay::chunks, MultivectorWay::as_is}) {
+      kspmv::impl::multivector_way_for_tests() = int(way);
+      SCOPED_TRACE(way == MultivectorWay::chunks ? "row-major X, the chunks" : "row-major X as it is");
       for (const auto& c : random_cases) {
         SCOPED_TRACE(c.what);
         const kspmv::HostCsr h = random_csr(c.shape, rng);
-        for (const int64_t k : {5, 8, 17}) {
+        for (const int64_t k : {2, 3, 4, 8}) {
+          EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutRight>(
+              h, "N", c.alpha, k, c.beta, c.nan_in_y, rng)));
+        }
+      }
+    }
+    for (const MultivectorWay way : {MultivectorWay::as_is, MultivectorWay::staged, MultivectorWay::balanced}) {
+      kspmv::impl::multivector_way_for_tests() = int(way);
+      SCOPED_TRACE(way == MultivectorWay::staged ? "staged" : way == MultivectorWay::balanced ? "balanced" : "as they are");
+      for (const auto& c : random_cases) {
+        SCOPED_TRACE(c.what);
+        const kspmv::HostCsr h = random_csr(c.shape, rng);
+        for (const int64_t k : {3, 5, 8, 17}) {
           EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutLeft>(
               h, "N", c.alpha, k, c.beta, c.nan_in_y, rng)));
         }
@@ -403,12 +417,15 @@ TYPED_TEST(SpmvMultivector, MultivectorStagedRowMajor) {
         for (int i = 300; i < 320; ++i) EXPECT_EQ(yh(i, j), 7.0) << "row " << i << " below Y, vector " << j;
       }
     }
-    kspmv::impl::stage_both_for_tests() = -1;
+    kspmv::impl::multivector_way_for_tests() = -1;
     const kspmv::HostCsr h = random_csr({3000, 2500, 40, 0.1, 0}, rng);
     for (int call = 0; call < 2; ++call) {
       EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutLeft>(
           h, "N", 1.25, 8, call == 0 ? 0.0 : -0.5, call == 0, rng)))
           << "timed choice, call " << call;
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutRight>(
+          h, "N", 1.25, 4, call == 0 ? 0.0 : -0.5, call == 0, rng)))
+          << "timed choice, row-major, call " << call;
     }
     // The timed first call keeps no more than X's and Y's row-major copies (and the partition's
     // few blocks): its scratch Y is freed.

@@ -34,10 +34,13 @@
 #include "impl/scale.hpp"
 #include "spmv_options.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace kspmv {
 namespace impl {
@@ -504,12 +507,14 @@ void dispatch_transpose(const ExecSpace&, vector_scalar_t<YView>, const Matrix& 
 // column-major X where its gathers scatter (stage_x_row_major), the balanced kernel X as it
 // is (into memory kept with the analysis); on a row-major X from 5 vectors on, lanes over the
 // vectors instead of the lanes and balanced kernels (row_major_multivector_kernel: a group a row,
-// or chunks of entries where rows are uneven or their lengths vary and Y is row-major); with
-// column-major X and Y from 5 vectors on, those kernels on X and Y staged row-major instead where
-// that ran faster on A's first call with as many vectors (multivector_stage_both: timed, kept with
-// the analysis); a Kokkos thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with lanes_per_row
-// as its group), csr_balanced the raw balanced kernel. Mode T: vector
-// CSR's lanes per row with atomics (automatic or csr_vector).
+// or chunks of entries where rows are uneven or their lengths vary and Y is row-major); that
+// choice or, where it was measured to lose on some matrices (launch.hpp: multivector_ways:
+// column-major X and Y staged row-major for the kernels of row-major X and Y, or the balanced
+// kernel; the chunks on a row-major X), another, the fastest on A's first call with as many
+// vectors in those layouts (timed, kept with the analysis); a Kokkos
+// thread per row elsewhere; csr_scalar forces the Kokkos kernel, raw the raw lanes per row (with
+// lanes_per_row as its group), csr_balanced the raw balanced kernel. Mode T: vector CSR's lanes
+// per row with atomics (automatic or csr_vector).
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
 void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<YView> alpha, const CsrMatrix<S, O, Off, D>& A,
                           const XView& x, vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
@@ -557,13 +562,11 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       const int lanes = options.lanes_per_row > 0 ? options.lanes_per_row
                                                   : raw_multivector_lanes(structure.average_row(), wave, k, miss);
       using Scalar = vector_scalar_t<YView>;
-      // One call of the raw kernels on X and Y at these pointers and strides: the kernel chosen as
-      // the layouts say (x_vector_stride == 1: X row-major; likewise Y).
-      const auto run = [&](const S* x_data, int64_t x_row_stride, int64_t x_vector_stride, S* y_data,
-                           int64_t y_row_stride, int64_t y_vector_stride, Scalar call_alpha, Scalar call_beta) {
+      // The kernel the rules choose for X and Y at these strides (x_vector_stride == 1: X
+      // row-major; likewise Y), and whether X is read from a row-major copy: a column-major X
+      // whose gathers scatter is (launch.hpp), but by the balanced kernel.
+      const auto choose = [&](int64_t x_row_stride, int64_t x_vector_stride, int64_t y_vector_stride) {
         MultivectorKernel kernel = a == Algorithm::csr_balanced ? MultivectorKernel::balanced : MultivectorKernel::lanes;
-        // A column-major X whose gathers scatter is read from a row-major copy (launch.hpp), but
-        // by the balanced kernel.
         bool stage = false;
         if (a == Algorithm::automatic) {
           kernel = multivector_kernel(
@@ -580,6 +583,12 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
         } else if (kernel == MultivectorKernel::lanes) {
           stage = stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry);
         }
+        return std::make_pair(kernel, stage);
+      };
+      // One call of the raw kernels on X and Y at these pointers and strides.
+      const auto run = [&](MultivectorKernel kernel, bool stage, const S* x_data, int64_t x_row_stride,
+                           int64_t x_vector_stride, S* y_data, int64_t y_row_stride, int64_t y_vector_stride,
+                           Scalar call_alpha, Scalar call_beta) {
         if (stage) {  // x itself (stage_x_row_major: column-major), into memory kept with the analysis
           const Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>
               x_row_major(static_cast<S*>(csr_analysis(space, A)->staging(space, x.extent(0) * size_t(k) * sizeof(S))),
@@ -634,11 +643,16 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                                         structure.window_lines_per_entry > raw_stage_x_min_lines_per_entry);
       };
       using RowMajor = Kokkos::View<S**, Kokkos::LayoutRight, typename YView::memory_space, Kokkos::MemoryUnmanaged>;
-      const auto as_is = [&](const auto& y_out, Scalar call_alpha, Scalar call_beta) {
-        run(x.data(), int64_t(x.stride(0)), int64_t(x.stride(1)), y_out.data(), int64_t(y_out.stride(0)),
-            int64_t(y_out.stride(1)), call_alpha, call_beta);
+      // y_out: y, or a scratch Y of y's layout (the timing's).
+      const auto as_is = [&](MultivectorWay way, const auto& y_out, Scalar call_alpha, Scalar call_beta) {
+        const int64_t x_row_stride = int64_t(x.stride(0)), x_vector_stride = int64_t(x.stride(1));
+        auto chosen = choose(x_row_stride, x_vector_stride, int64_t(y_out.stride(1)));
+        if (way == MultivectorWay::balanced) chosen = {MultivectorKernel::balanced, false};
+        if (way == MultivectorWay::chunks) chosen = {MultivectorKernel::chunks, false};  // X row-major
+        run(chosen.first, chosen.second, x.data(), x_row_stride, x_vector_stride, y_out.data(),
+            int64_t(y_out.stride(0)), int64_t(y_out.stride(1)), call_alpha, call_beta);
       };
-      // X and Y column-major staged row-major for the call (launch.hpp: multivector_stage_both):
+      // X and Y column-major staged row-major for the call (launch.hpp: MultivectorWay::staged):
       // X copied into the analysis' memory, the kernels of row-major X and Y into a row-major Y
       // kept there too, added into y.
       const auto staged = [&](const auto& y_out, Scalar call_alpha, Scalar call_beta) {
@@ -648,30 +662,43 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
         const RowMajor y_row_major(static_cast<S*>(analysis.staging(space, y.extent(0) * size_t(k) * sizeof(S), 1)),
                                    y.extent(0), k);
         copy_rows(space, x, x_row_major);
-        run(x_row_major.data(), k, 1, y_row_major.data(), k, 1, call_alpha, Scalar(0));
+        const auto chosen = choose(k, 1, 1);
+        run(chosen.first, chosen.second, x_row_major.data(), k, 1, y_row_major.data(), k, 1, call_alpha, Scalar(0));
         add_row_major(space, y_row_major, call_beta, y_out);
       };
-      if (a == Algorithm::automatic &&
-          multivector_stage_both(int64_t(x.stride(0)), int64_t(y.stride(0)), k, int64_t(A.nnz()))) {
-        const auto time_both = [&] {
-          const Kokkos::View<S**, Kokkos::LayoutLeft, typename YView::memory_space, Kokkos::MemoryUnmanaged> trial(
-              static_cast<S*>(csr_analysis(space, A)->staging(space, y.extent(0) * size_t(k) * sizeof(S), 2)),
-              y.extent(0), k);
-          const bool faster = time_stage_both(space, [&](bool stage_both) {
-            stage_both ? staged(trial, Scalar(1), Scalar(0)) : as_is(trial, Scalar(1), Scalar(0));
-          });
-          // Neither the scratch Y nor, where staging lost, the row-major Y is used again.
-          csr_analysis(space, A)->release_staging(space, 2);
-          if (!faster) csr_analysis(space, A)->release_staging(space, 1);
-          return faster;
-        };
-        const int forced = stage_both_for_tests();
-        if (forced == 1 || (forced < 0 && csr_analysis(space, A)->timed_stage_both(k, time_both))) {
-          staged(y, alpha, beta);
-          return;
+      const auto call = [&](MultivectorWay way, const auto& y_out, Scalar call_alpha, Scalar call_beta) {
+        way == MultivectorWay::staged ? staged(y_out, call_alpha, call_beta) : as_is(way, y_out, call_alpha, call_beta);
+      };
+      MultivectorWay way = MultivectorWay::as_is;
+      if (a == Algorithm::automatic) {
+        const std::vector<MultivectorWay> ways =
+            multivector_ways(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(0)), k, int64_t(A.nnz()),
+                             choose(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(1))).first);
+        const int forced = multivector_way_for_tests();
+        if (forced >= 0) {
+          if (std::find(ways.begin(), ways.end(), MultivectorWay(forced)) != ways.end()) way = MultivectorWay(forced);
+        } else if (ways.size() > 1) {
+          // Timed into a scratch Y of y's layout (the rules read Y's), kept with the analysis.
+          const bool y_row_major = y.stride(1) == 1;
+          const auto time = [&] {
+            S* scratch = static_cast<S*>(csr_analysis(space, A)->staging(space, y.extent(0) * size_t(k) * sizeof(S), 2));
+            const size_t sizes[] = {y.extent(0), size_t(k)};
+            const size_t strides[] = {y_row_major ? size_t(k) : 1, y_row_major ? 1 : y.extent(0)};
+            const Kokkos::View<S**, Kokkos::LayoutStride, typename YView::memory_space, Kokkos::MemoryUnmanaged> trial(
+                scratch, Kokkos::LayoutStride(sizes[0], strides[0], sizes[1], strides[1]));
+            const MultivectorWay fastest = ways[fastest_multivector_way(
+                space, ways.size(), [&](size_t i) { call(ways[i], trial, Scalar(1), Scalar(0)); })];
+            // Neither the scratch Y nor, where staging lost, the row-major Y is used again.
+            csr_analysis(space, A)->release_staging(space, 2);
+            if (fastest != MultivectorWay::staged) csr_analysis(space, A)->release_staging(space, 1);
+            return int(fastest);
+          };
+          const int layout = (x.stride(1) == 1 ? 1 : 0) + (x.stride(0) == 1 ? 2 : 0) + (y_row_major ? 4 : 0) +
+                             (y.stride(0) == 1 ? 8 : 0);
+          way = MultivectorWay(csr_analysis(space, A)->timed_multivector_way(k, layout, time));
         }
       }
-      as_is(y, alpha, beta);
+      call(way, y, alpha, beta);
       return;
     }
   }
@@ -792,7 +819,13 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// row-major X, chunks of consecutive entries a group of lanes over the vectors; where the
 /// gathers scatter, the entries split evenly over waves keeping 4 or 8 vectors' sums on a
 /// row-major X or its copy. These add the rows they share with other blocks, chunks or waves
-/// with atomics (the last bits of Y may then change from run to run). Elsewhere or with
+/// with atomics (the last bits of Y may then change from run to run). Since these rules were
+/// measured to lose on some matrices and win on others, A's first call with as many vectors in
+/// those layouts (column-major X and Y, or a row-major X) times the kernel they choose and its
+/// alternatives (column-major X and Y copied row-major for the kernels of row-major X and Y, Y
+/// added back, or the load-balanced kernel; the chunks on a row-major X) into a scratch Y,
+/// freed after, and keeps the fastest with A's analysis (impl/launch.hpp: multivector_ways):
+/// that call costs a few calls' time more. Elsewhere or with
 /// Algorithm::csr_scalar a Kokkos thread per row. One column is the rank-1 call on it.
 ///
 /// On a CsrMatrix the default (Algorithm::automatic) analyses A's structure on its first call

@@ -167,18 +167,19 @@ class CsrAnalysis {
     return TransposeKernel(m_transpose_kernel);
   }
 
-  /// Whether several vectors in column-major X and Y run faster staged row-major
-  /// (launch.hpp: multivector_stage_both): `time()` on the first call with that many vectors,
-  /// kept. `time` must not call back into this analysis but for staging().
+  /// How the plain call runs several vectors (a launch.hpp MultivectorWay's number) with
+  /// `num_vectors` vectors in the layouts `layout` stands for: `time()` (the fastest of
+  /// launch.hpp's multivector_ways) on the first call that asks, kept. `time` must not call back
+  /// into this analysis but for staging() and release_staging().
   template <class Time>
-  bool timed_stage_both(int64_t num_vectors, Time&& time) const {
+  int timed_multivector_way(int64_t num_vectors, int layout, Time&& time) const {
     std::lock_guard<std::mutex> lock(m_timing_mutex);
-    for (const auto& t : m_stage_both) {
-      if (t.first == num_vectors) return t.second;
+    for (const auto& t : m_multivector_ways) {
+      if (t.first.first == num_vectors && t.first.second == layout) return t.second;
     }
-    const bool stage = time();
-    m_stage_both.emplace_back(num_vectors, stage);
-    return stage;
+    const int way = time();
+    m_multivector_ways.push_back({{num_vectors, layout}, way});
+    return way;
   }
 
   /// Device memory of at least `bytes` bytes for `space`'s instance, kept and reused by its later
@@ -188,7 +189,7 @@ class CsrAnalysis {
   /// heavy_rows and uniform random (H100, 8-16M rows: 8-10% of the call). Grown when a call
   /// needs more, after the instance's queued work (which may read the old one) is done.
   /// `slot` 1 and 2: the row-major Y of a column-major Y staged with X (launch.hpp:
-  /// multivector_stage_both), and the scratch Y of the first call's timing.
+  /// MultivectorWay::staged), and the scratch Y of the first call's timing.
   void* staging(const ExecSpace& space, size_t bytes, int slot = 0) const {
     const std::pair<const void*, int> instance{instance_key(space), slot};
     std::lock_guard<std::mutex> lock(m_mutex);
@@ -256,7 +257,8 @@ class CsrAnalysis {
   mutable double m_shifted_fraction = -1;  // not measured yet
   mutable std::mutex m_timing_mutex;
   mutable int m_transpose_kernel = -1;  // a TransposeKernel, once timed
-  mutable std::vector<std::pair<int64_t, bool>> m_stage_both;  // vectors, staged row-major (timed)
+  // (vectors, layout) and the way timed fastest (timed_multivector_way)
+  mutable std::vector<std::pair<std::pair<int64_t, int>, int>> m_multivector_ways;
 };
 
 /// What analyse_csr learned, the balanced partition if it made one, and whether it ran the

@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kspmv {
 namespace impl {
@@ -139,7 +140,7 @@ struct AddRowMajorFunctor {
 /// row-major source and a column-major destination of one shape, by tiles of 32 rows: a tile's
 /// threads read its rows' vectors, contiguous in the source, and each warp writes 32 rows of one
 /// vector, contiguous in the destination. The way back of a column-major Y staged row-major
-/// (launch.hpp: multivector_stage_both).
+/// (launch.hpp: MultivectorWay::staged).
 template <class ExecSpace, class Source, class Destination>
 void add_row_major(const ExecSpace& space, const Source& source, typename Destination::non_const_value_type beta,
                    const Destination& destination) {
@@ -150,43 +151,44 @@ void add_row_major(const ExecSpace& space, const Source& source, typename Destin
       AddRowMajorFunctor<Source, Destination>{source, destination, beta, m, k});
 }
 
-/// Whether run(true) (X and Y staged row-major: launch.hpp, multivector_stage_both) ran faster
-/// than run(false) (X and Y as they are), each a product into a scratch Y: each run once first
-/// (code loaded, buffers allocated, untimed), then timed once each with the device fenced around
-/// it; where both took under stage_both_settled_seconds and neither is stage_both_clear_ratio
-/// times the other, three rounds more, alternating the order, the shorter time of each kept
-/// (short runs swing more from one timing to the next). Costs 4 products on large matrices, 10 on
-/// small ones with close times, once per vector count. On the H200 the first form (two timed
-/// rounds always) cost 6.2-14.7 calls' time beyond the call itself at 8 and 16 vectors
-/// (perf_tests/results/h200_multivector_lab_2026-11-26/staged_plain/); the two ways' times
-/// differed by 1.10-2.67x on the 15 replicated real matrices measured both ways there (0.5-8 ms).
-/// This form: 4.2-9.7 calls' time, the same choices (.../staged_timing/).
-constexpr double stage_both_settled_seconds = 200e-6;
-constexpr double stage_both_clear_ratio = 1.25;
+/// The index of the fastest of `count` ways (launch.hpp: multivector_ways) of a product into a
+/// scratch Y, run(i) running way i: each run once first (code loaded, buffers allocated,
+/// untimed), then timed once each with the device fenced around it; where the shortest took
+/// under multivector_settled_seconds and another is within multivector_clear_ratio of it, three
+/// rounds more, alternating the order, the shorter time of each kept (short runs swing more from
+/// one timing to the next). Ties: the earlier way. Costs 2 products a way on large matrices, 5 on
+/// small ones with close times, once per vector count and layout. On the H200 the first form (two
+/// ways, two timed rounds always) cost 6.2-14.7 calls' time beyond the call itself at 8 and 16
+/// vectors (perf_tests/results/h200_multivector_lab_2026-11-26/staged_plain/); the two ways'
+/// times differed by 1.10-2.67x on the 15 replicated real matrices measured both ways there
+/// (0.5-8 ms). The second form (one timed round where settled): 4.2-9.7 calls' time, the same
+/// choices (.../staged_timing/).
+constexpr double multivector_settled_seconds = 200e-6;
+constexpr double multivector_clear_ratio = 1.25;
 template <class ExecSpace, class Run>
-bool time_stage_both(const ExecSpace& space, Run&& run) {
-  const auto seconds = [&](bool stage) {
+size_t fastest_multivector_way(const ExecSpace& space, size_t count, Run&& run) {
+  const auto seconds = [&](size_t way) {
     space.fence();
     Kokkos::Timer timer;
-    run(stage);
+    run(way);
     space.fence();
     return timer.seconds();
   };
-  run(false);
-  run(true);
-  double as_is = seconds(false), staged = seconds(true);
-  const double shorter = std::min(as_is, staged), longer = std::max(as_is, staged);
-  if (shorter >= stage_both_settled_seconds || longer > stage_both_clear_ratio * shorter) return staged < as_is;
+  for (size_t i = 0; i < count; ++i) run(i);
+  std::vector<double> times(count);
+  for (size_t i = 0; i < count; ++i) times[i] = seconds(i);
+  const auto fastest = [&] { return size_t(std::min_element(times.begin(), times.end()) - times.begin()); };
+  const double shortest = times[fastest()];
+  bool close = false;
+  for (size_t i = 0; i < count; ++i) close = close || (i != fastest() && times[i] <= multivector_clear_ratio * shortest);
+  if (shortest >= multivector_settled_seconds || !close) return fastest();
   for (int round = 1; round < 4; ++round) {
-    if (round % 2 == 0) {
-      as_is = std::min(as_is, seconds(false));
-      staged = std::min(staged, seconds(true));
-    } else {
-      staged = std::min(staged, seconds(true));
-      as_is = std::min(as_is, seconds(false));
+    for (size_t j = 0; j < count; ++j) {
+      const size_t i = round % 2 == 0 ? j : count - 1 - j;
+      times[i] = std::min(times[i], seconds(i));
     }
   }
-  return staged < as_is;
+  return fastest();
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>

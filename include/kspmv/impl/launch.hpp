@@ -324,28 +324,52 @@ inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, 
   return kernel;
 }
 
-/// Column-major X and Y (LayoutLeft) from row_major_min_vectors vectors on: X copied row-major
-/// and Y computed row-major then added back (csr_multivector.hpp: add_row_major), so that the
-/// kernels of row-major X and Y run (the chunks where rows are uneven, the row lanes, each
-/// writing a row's vectors together), or the kernels of column-major X and Y on X and Y as they
-/// are, whichever ran faster on A's first call with that many vectors (csr_multivector.hpp:
-/// time_stage_both; kept with A's analysis). Staging costs 16*k*(m + n) bytes more (for double)
-/// and two launches; the kernels it reaches write Y a row at a time where the column-major ones
-/// write a sector for each value. Measured in a lab on the H200 at 8 vectors
-/// (perf_tests/results/h200_multivector_lab_2026-11-26/staged/): 0.64-0.88x the plain call's time
-/// on wiki-Vote, Groebner, ego-Facebook, email-Eu-core, ca-CondMat, wood1p, tech-WHOIS, orani678,
-/// 1.10-2.74x on rajat01, arrow, bcsstk13, poly_chain, cage10, p2p-Gnutella09, lp_d6cube; its
-/// time about the row-major call's plus the copies' bytes at the copy bandwidth. Which side wins
-/// follows the kernels each layout takes rather than one structural quantity, hence the timing.
-/// In the plain call on the H200 (.../staged_plain/): 0.64-0.88x the time before on those 8 at
-/// 8 and 16 vectors, 0.96-1.01x elsewhere; the timed first call costs 4-10 calls'
-/// time (csr_multivector.hpp: time_stage_both).
-inline bool multivector_stage_both(int64_t x_row_stride, int64_t y_row_stride, int64_t num_vectors, int64_t nnz) {
-  return x_row_stride == 1 && y_row_stride == 1 && num_vectors >= row_major_min_vectors && nnz > 0;
+/// The ways the plain call may run several vectors in mode N on the raw kernels: the kernel the
+/// rules above choose for X and Y as they are (`as_is`: multivector_kernel,
+/// row_major_multivector_kernel, stage_x_row_major); column-major X and Y `staged` row-major (X
+/// copied row-major, Y computed row-major and added back: csr_multivector.hpp, add_row_major) so
+/// that the kernels of row-major X and Y run; the `balanced` kernel on X and Y as they are; the
+/// `chunks` on a row-major X.
+enum class MultivectorWay { as_is, staged, balanced, chunks };
+
+/// The ways worth timing on A's first call with these layouts and vector count (as_is first; one
+/// way: nothing to time), the fastest kept with A's analysis (csr_multivector.hpp:
+/// fastest_multivector_way). The rules' choice loses to another way on some matrices and wins on
+/// others, by margins no structural quantity of CsrStructure told apart:
+///  - column-major X and Y: staged, and the balanced kernel where the rules chose another.
+///    Staging costs 16*k*(m + n) bytes more (for double) and two launches; the kernels it
+///    reaches write Y a row at a time where the column-major ones write a sector for each value.
+///    On the H200 at 8 vectors (perf_tests/results/h200_multivector_lab_2026-11-26/staged/) it
+///    took 0.64-0.88x the plain call's time on wiki-Vote, Groebner, ego-Facebook, email-Eu-core,
+///    ca-CondMat, wood1p, tech-WHOIS, orani678, 1.10-2.74x on rajat01, arrow, bcsstk13,
+///    poly_chain, cage10, p2p-Gnutella09, lp_d6cube. The balanced kernel: p2p-Gnutella09 x1923
+///    (rows of 3.2 entries, at most 61: the lanes kernel by the rules, its gathers scattered)
+///    took 2322 us in the plain call that staged, 1645 on the balanced kernel at 8 vectors, 1235
+///    and 864 at 4 (perf_tests/results/h200_multivector_ways/); 1.3-2.4x the plain call's time on
+///    the other matrices of those records where the rules chose another kernel.
+///  - a row-major X: the chunks where the rules chose another kernel (below row_major_min_vectors
+///    they keep the balanced kernel and the lanes; from it on, the row lanes and split entries).
+///    At 4 vectors in LayoutRight on the H200 (h200_multivector_ways/) the chunks took 0.67x the
+///    plain call's time on wiki-Vote x1000 and 0.74x on ca-CondMat x274 (the balanced kernel and
+///    the lanes kernel by the rules), 1.01-1.27x on rajat01 and arrow; at 8 vectors 0.87x on
+///    power_law and 1.84x on heavy_rows against the split entries (H100,
+///    h100_multivector_gather_lab/).
+inline std::vector<MultivectorWay> multivector_ways(int64_t x_row_stride, int64_t x_vector_stride,
+                                                    int64_t y_row_stride, int64_t num_vectors, int64_t nnz,
+                                                    MultivectorKernel as_is_kernel) {
+  std::vector<MultivectorWay> ways{MultivectorWay::as_is};
+  if (num_vectors < 2 || nnz == 0) return ways;
+  if (x_row_stride == 1 && y_row_stride == 1) {
+    ways.push_back(MultivectorWay::staged);
+    if (as_is_kernel != MultivectorKernel::balanced) ways.push_back(MultivectorWay::balanced);
+  } else if (x_vector_stride == 1 && as_is_kernel != MultivectorKernel::chunks) {
+    ways.push_back(MultivectorWay::chunks);
+  }
+  return ways;
 }
-/// Tests only: -1 (default) times the two ways where multivector_stage_both allows staging; 0
-/// never stages, 1 always does (where multivector_stage_both allows it).
-inline int& stage_both_for_tests() {
+/// Tests only: -1 (default) times the ways of multivector_ways; a MultivectorWay's number runs
+/// that way where multivector_ways offers it (else as_is).
+inline int& multivector_way_for_tests() {
   static int forced = -1;
   return forced;
 }
