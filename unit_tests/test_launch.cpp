@@ -118,8 +118,9 @@ TEST(Launch, RowMajorMultivectorKernel) {
 }
 
 // The ways the plain call times on A's first call (launch.hpp: multivector_ways): column-major X
-// and Y, as they are, staged row-major, and the balanced kernel where the rules chose another; a
-// row-major X, the chunks where the rules chose another; nothing to time elsewhere.
+// and Y, as they are, staged row-major, and the balanced kernel where the rules chose another and
+// the gathers do not miss the cache; a row-major X, the chunks where the rules chose another;
+// nothing to time elsewhere.
 TEST(Launch, MultivectorWays) {
   using kspmv::impl::MultivectorKernel;
   using kspmv::impl::MultivectorWay;
@@ -133,6 +134,7 @@ TEST(Launch, MultivectorWays) {
   EXPECT_EQ(multivector_ways(1, m, 1, 5, nnz, MultivectorKernel::entries), (Ways{as_is, staged, balanced}));
   EXPECT_EQ(multivector_ways(1, m, 1, 4, nnz, MultivectorKernel::lanes), (Ways{as_is, staged, balanced}));
   EXPECT_EQ(multivector_ways(1, m, 1, 2, nnz, MultivectorKernel::lanes), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(1, m, 1, 8, nnz, MultivectorKernel::lanes, true), (Ways{as_is, staged}));  // gathers miss
   EXPECT_EQ(multivector_ways(1, m, 1, 16, nnz, MultivectorKernel::balanced), (Ways{as_is, staged}));
   EXPECT_EQ(multivector_ways(1, m, 1, 4, nnz, MultivectorKernel::balanced), (Ways{as_is, staged}));
   EXPECT_EQ(multivector_ways(1, m, 8, 8, nnz, MultivectorKernel::lanes), (Ways{as_is}));  // Y row-major

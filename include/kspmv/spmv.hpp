@@ -673,7 +673,7 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       if (a == Algorithm::automatic) {
         const std::vector<MultivectorWay> ways =
             multivector_ways(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(0)), k, int64_t(A.nnz()),
-                             choose(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(1))).first);
+                             choose(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(1))).first, miss);
         const int forced = multivector_way_for_tests();
         if (forced >= 0) {
           if (std::find(ways.begin(), ways.end(), MultivectorWay(forced)) != ways.end()) way = MultivectorWay(forced);

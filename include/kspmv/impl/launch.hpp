@@ -336,7 +336,11 @@ enum class MultivectorWay { as_is, staged, balanced, chunks };
 /// way: nothing to time), the fastest kept with A's analysis (csr_multivector.hpp:
 /// fastest_multivector_way). The rules' choice loses to another way on some matrices and wins on
 /// others, by margins no structural quantity of CsrStructure told apart:
-///  - column-major X and Y: staged, and the balanced kernel where the rules chose another.
+///  - column-major X and Y: staged, and the balanced kernel where the rules chose another and the
+///    gathers do not miss the cache (gathers_miss_cache: the balanced kernel gathers a pass's
+///    scattered lines again for every pair of vectors, 1.7-3.6x the split entries' time on
+///    power_law and heavy_rows, above; timing it there made the first call on uniform_random at
+///    8 vectors in LayoutLeft 17 calls' time, perf_tests/results/h200_multivector_ways/).
 ///    Staging costs 16*k*(m + n) bytes more (for double) and two launches; the kernels it
 ///    reaches write Y a row at a time where the column-major ones write a sector for each value.
 ///    On the H200 at 8 vectors (perf_tests/results/h200_multivector_lab_2026-11-26/staged/) it
@@ -356,12 +360,12 @@ enum class MultivectorWay { as_is, staged, balanced, chunks };
 ///    h100_multivector_gather_lab/).
 inline std::vector<MultivectorWay> multivector_ways(int64_t x_row_stride, int64_t x_vector_stride,
                                                     int64_t y_row_stride, int64_t num_vectors, int64_t nnz,
-                                                    MultivectorKernel as_is_kernel) {
+                                                    MultivectorKernel as_is_kernel, bool gathers_miss = false) {
   std::vector<MultivectorWay> ways{MultivectorWay::as_is};
   if (num_vectors < 2 || nnz == 0) return ways;
   if (x_row_stride == 1 && y_row_stride == 1) {
     ways.push_back(MultivectorWay::staged);
-    if (as_is_kernel != MultivectorKernel::balanced) ways.push_back(MultivectorWay::balanced);
+    if (as_is_kernel != MultivectorKernel::balanced && !gathers_miss) ways.push_back(MultivectorWay::balanced);
   } else if (x_vector_stride == 1 && as_is_kernel != MultivectorKernel::chunks) {
     ways.push_back(MultivectorWay::chunks);
   }
