@@ -31,6 +31,38 @@ std::shared_ptr<const kspmv::impl::CsrAnalysis<ExecSpace, S, O, Off, D>> kept_an
   return A.impl_analysis_cache().template find<kspmv::impl::CsrAnalysis<ExecSpace, S, O, Off, D>>();
 }
 
+// Rows i whose next raw::crowded_run_rows rows start within one balanced block's entries, as
+// raw::RowStatistics::crowded_rows counts them.
+int64_t crowded_rows_of(const kspmv::HostCsr& h) {
+  const int64_t run = kspmv::impl::raw::crowded_run_rows;
+  int64_t count = 0;
+  for (int64_t i = 0; i + run <= h.num_rows; ++i) {
+    count += h.row_offsets[size_t(i + run)] - h.row_offsets[size_t(i)] < kspmv::impl::raw::balanced_max_entries;
+  }
+  return count;
+}
+
+// A row of 4000 entries, 60000 empty rows, 3000 rows of 5 entries, 40000 empty rows and a last
+// row of 2 (small integers: sums exact): runs longer than raw::crowded_run_rows.
+kspmv::HostCsr rows_around_empty_runs() {
+  kspmv::HostCsr h;
+  h.num_cols = 5000;
+  auto add_row = [&](int64_t length, int64_t first) {
+    for (int64_t k = 0; k < length; ++k) {
+      h.col_indices.push_back((first + 7 * k) % h.num_cols);
+      h.values.push_back(double(1 + (first + k) % 3));
+    }
+    h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    ++h.num_rows;
+  };
+  add_row(4000, 0);
+  for (int i = 0; i < 60000; ++i) add_row(0, 0);
+  for (int i = 0; i < 3000; ++i) add_row(5, i);
+  for (int i = 0; i < 40000; ++i) add_row(0, 0);
+  add_row(2, 1);
+  return h;
+}
+
 // y = alpha*A*x + beta*y0 through the automatic call on a fresh matrix, against the reference;
 // `kernel` receives what the analysis chose.
 template <class ExecSpace, class S, class O, class Off>
@@ -129,7 +161,8 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
     const kspmv::HostCsr stencil = kspmv::to_host(kspmv::poisson_3d<double, int, int, Device>(40, 40, 40, 7));
     const kspmv::HostCsr wiki = kspmv::read_matrix_market(data_dir() + "/wiki-Vote.mtx");
     const kspmv::HostCsr bcsstk13 = kspmv::read_matrix_market(data_dir() + "/bcsstk13.mtx");
-    for (const kspmv::HostCsr* h : {&random, &stencil, &wiki, &bcsstk13}) {
+    const kspmv::HostCsr runs = rows_around_empty_runs();
+    for (const kspmv::HostCsr* h : {&random, &stencil, &wiki, &bcsstk13, &runs}) {
       const auto A = kspmv::to_device<double, int, int, Device>(*h);
       auto length = [&](int64_t i) { return h->row_offsets[size_t(i) + 1] - h->row_offsets[size_t(i)]; };
       int64_t longest = 0;
@@ -144,6 +177,7 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
             int(sizeof(double)));
         EXPECT_EQ(r.longest_row, longest);
         EXPECT_EQ(r.length_squares, squares);
+        EXPECT_EQ(r.crowded_rows, crowded_rows_of(*h));
         // Windows of 32 rows, evenly spread; at most 256 of a window's entries, evenly spaced.
         const int64_t count = std::min<int64_t>(windows, (h->num_rows + 31) / 32);
         int64_t lines = 0, entries = 0, span_lines = 0, measured = 0;
@@ -179,6 +213,29 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
     EXPECT_GT(lines_of(random), kspmv::impl::raw_balanced_512_min_lines_per_entry);
     EXPECT_LT(lines_of(stencil), 0.2);  // neighbouring rows share their lines of x
     EXPECT_LT(lines_of(bcsstk13), 0.2);
+    EXPECT_GT(crowded_rows_of(runs), 0);  // the host's count, which the device's matched above
+  }
+}
+
+// A run of empty rows too long for one block of the raw balanced kernel beside a row too long
+// for the vector kernel's lanes: the automatic call takes the vector kernel (a wave per row), which
+// walks the run a row per wave, where one balanced block would walk it alone; the result exact.
+TYPED_TEST(CsrAnalysisTest, RawVectorWhereARunOfEmptyRowsOutlastsTheLongestRow) {
+  using Device = DeviceOf<TypeParam>;
+  const kspmv::HostCsr h = rows_around_empty_runs();
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  Kokkos::View<double*, Device> x("x", A.num_cols()), y("y", A.num_rows()), y_ref("y_ref", A.num_rows());
+  Kokkos::deep_copy(x, 1.0);
+  Kokkos::deep_copy(y, nan);
+  kspmv::spmv(TypeParam(), 1.0, A, x, 0.0, y);
+  kspmv::spmv(TypeParam(), 1.0, A, x, 0.0, y_ref, {kspmv::Algorithm::csr_scalar});
+  EXPECT_EQ(to_std_vector(y), to_std_vector(y_ref));  // sums of small integers: exact, no NaN
+  const auto analysis = kept_analysis<TypeParam>(A);
+  ASSERT_TRUE(analysis != nullptr);
+  if constexpr (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    EXPECT_GT(analysis->structure.crowded_rows, 0);
+    EXPECT_EQ(analysis->choice.kernel, kspmv::impl::CsrKernel::raw_vector) << analysis->choice.reason;
+    EXPECT_EQ(analysis->choice.lanes_per_row, kspmv::impl::warp_width<TypeParam>());
   }
 }
 

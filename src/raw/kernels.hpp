@@ -724,10 +724,12 @@ struct RowStatisticsSums {
   unsigned long long window_span_lines;  // over the windows measured: each one's reach in lines
   unsigned long long windows_measured;   // windows with an entry
   double length_squares;
+  unsigned long long crowded_rows;  // raw.hpp: RowStatistics::crowded_rows
   unsigned int blocks_done;
   unsigned long long sequence;  // result only: the call's number, written last (see below)
 };
 constexpr int kWindowRows = 32;
+constexpr int64_t kCrowdedRunRows = 32768;  // raw.hpp: crowded_run_rows
 constexpr int kWindowEntries = 256;
 
 template <int WaveSize, class O, class Off>
@@ -737,13 +739,16 @@ __global__ void __launch_bounds__(kBlockSize)
                           RowStatisticsSums* result, unsigned long long sequence, int64_t entries_per_block,
                           int64_t partition_blocks,
                           O* first_row, int* arrivals) {
-  unsigned long long longest = 0, lines = 0, entries = 0, span_lines = 0, measured = 0;
+  unsigned long long longest = 0, lines = 0, entries = 0, span_lines = 0, measured = 0, crowded = 0;
   double squares = 0;
   const int64_t threads = int64_t(gridDim.x) * kBlockSize;
   for (int64_t i = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; i < rows; i += threads) {
-    const int64_t length = int64_t(offsets[i + 1]) - int64_t(offsets[i]);
+    const int64_t start = int64_t(offsets[i]);
+    const int64_t length = int64_t(offsets[i + 1]) - start;
     longest = length > int64_t(longest) ? (unsigned long long)length : longest;
     squares += double(length) * double(length);
+    // A run of rows too long for one block of the balanced kernel (raw.hpp: crowded_rows).
+    if (i + kCrowdedRunRows <= rows && int64_t(offsets[i + kCrowdedRunRows]) - start < kBalancedMaxEntries) ++crowded;
   }
   for (int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; b <= partition_blocks; b += threads) {
     write_partition_entry(b, rows, offsets, entries_per_block, partition_blocks, first_row, arrivals);
@@ -797,9 +802,10 @@ __global__ void __launch_bounds__(kBlockSize)
     span_lines += shfl_down<WaveSize>(span_lines, offset);
     measured += shfl_down<WaveSize>(measured, offset);
     squares += shfl_down<WaveSize>(squares, offset);
+    crowded += shfl_down<WaveSize>(crowded, offset);
   }
   __shared__ RowStatisticsSums wave_sums[kBlockSize / WaveSize];
-  if (lane == 0) wave_sums[wave] = {longest, lines, entries, span_lines, measured, squares, 0u, 0ull};
+  if (lane == 0) wave_sums[wave] = {longest, lines, entries, span_lines, measured, squares, crowded, 0u, 0ull};
   __syncthreads();
   if (threadIdx.x != 0) return;
   RowStatisticsSums block = wave_sums[0];
@@ -810,6 +816,7 @@ __global__ void __launch_bounds__(kBlockSize)
     block.window_span_lines += wave_sums[v].window_span_lines;
     block.windows_measured += wave_sums[v].windows_measured;
     block.length_squares += wave_sums[v].length_squares;
+    block.crowded_rows += wave_sums[v].crowded_rows;
   }
   atomicMax(&sums->longest, block.longest);
   atomicAdd(&sums->window_lines, block.window_lines);
@@ -817,14 +824,15 @@ __global__ void __launch_bounds__(kBlockSize)
   atomicAdd(&sums->window_span_lines, block.window_span_lines);
   atomicAdd(&sums->windows_measured, block.windows_measured);
   atomicAdd(&sums->length_squares, block.length_squares);
+  atomicAdd(&sums->crowded_rows, block.crowded_rows);
   __threadfence();  // this block's sums are visible before it counts itself
   if (atomicAdd(&sums->blocks_done, 1u) != gridDim.x - 1) return;
   __threadfence();
   volatile RowStatisticsSums* all = sums;
   const RowStatisticsSums total{all->longest,           all->window_lines,     all->window_entries,
                                 all->window_span_lines, all->windows_measured, all->length_squares,
-                                0u,                     0ull};
-  *sums = RowStatisticsSums{0, 0, 0, 0, 0, 0.0, 0u, 0ull};
+                                all->crowded_rows,      0u,                    0ull};
+  *sums = RowStatisticsSums{0, 0, 0, 0, 0, 0.0, 0, 0u, 0ull};
   __threadfence();  // zeroed before the host, seeing the sequence number, lets the next call launch
   result->longest = total.longest;
   result->window_lines = total.window_lines;
@@ -832,6 +840,7 @@ __global__ void __launch_bounds__(kBlockSize)
   result->window_span_lines = total.window_span_lines;
   result->windows_measured = total.windows_measured;
   result->length_squares = total.length_squares;
+  result->crowded_rows = total.crowded_rows;
   __threadfence_system();  // the answer is visible to the host before its sequence number
   *reinterpret_cast<volatile unsigned long long*>(&result->sequence) = sequence;
 }

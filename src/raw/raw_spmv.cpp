@@ -28,6 +28,7 @@ void csr_vector(void* stream, int group_size, int64_t num_rows, const Off* offse
 }
 
 static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced kernel's stage and its API disagree");
+static_assert(kCrowdedRunRows == crowded_run_rows, "row_statistics' runs and its API disagree");
 
 template <class S, class O, class Off, class V>
 void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block,
@@ -178,6 +179,7 @@ RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, con
   const volatile RowStatisticsSums* result = b.result;
   r.longest_row = int64_t(result->longest);
   r.length_squares = result->length_squares;
+  r.crowded_rows = int64_t(result->crowded_rows);
   r.window_entries = int64_t(result->window_entries);
   r.window_lines_per_entry = r.window_entries > 0 ? double(result->window_lines) / double(r.window_entries) : 0.0;
   const double line_bytes = x_entry_bytes > 0 && x_entry_bytes < 128 ? double(128 / x_entry_bytes * x_entry_bytes)

@@ -624,6 +624,7 @@ struct CsrStructure {
   double length_squares = 0;          // sum over rows of length^2; 0 where not measured
   double window_lines_per_entry = 0;  // see raw::RowStatistics; 0 where not measured
   double window_reach_bytes = 0;      // see raw::RowStatistics; 0 where not measured
+  int64_t crowded_rows = 0;           // see raw::RowStatistics; 0 where not measured
   double bytes = 0;             // CSR arrays, x and y: the least one SpMV moves
   double x_bytes = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
@@ -690,6 +691,29 @@ inline int latency_bound_lanes(const CsrStructure& s, int wave, int64_t resident
   return all_resident || s.longest_row > raw_vector_max_steps * 4 * lanes ? wave : lanes;
 }
 
+/// A run of rows one block of the raw balanced kernel walks alone (raw::RowStatistics::
+/// crowded_rows: rows that start within one block's 2048 entries, nearly all empty): the block
+/// takes a pass of its threads' count of rows at a time, about raw_balanced_row_pass_seconds a
+/// pass (H100: 9.7 million empty rows of p2p-Gnutella09 x1923 in one run took 33.8 ms where the
+/// matrix in its own order took 0.34 ms, perf_tests/results/h200_plan_locality/lab/row_order/).
+/// Where that walk (estimated from raw::crowded_run_rows + crowded_rows rows) outlasts the raw
+/// vector kernel's longest row at `lanes` lanes (raw_vector_step_seconds a step of 4 loads a
+/// lane), the vector kernel, which gives each row its own lanes, is taken instead.
+constexpr double raw_balanced_row_pass_seconds = 0.9e-6;
+constexpr double raw_vector_step_seconds = 0.3e-6;
+/// The seconds one balanced block walks the run alone (0 where crowded_rows is 0); kspmv::Plan
+/// charges its raw balanced candidates the same.
+inline double raw_balanced_walk_seconds(int64_t crowded_rows, int block_threads) {
+  if (crowded_rows <= 0 || block_threads <= 0) return 0.0;
+  const double run_rows = double(raw::crowded_run_rows) + double(crowded_rows);
+  return run_rows / double(block_threads) * raw_balanced_row_pass_seconds;
+}
+inline bool crowded_run_outlasts_vector(const CsrStructure& s, int block_threads, int lanes) {
+  if (s.crowded_rows <= 0 || lanes <= 0) return false;
+  const double vector_row = std::ceil(double(s.longest_row) / (4.0 * lanes)) * raw_vector_step_seconds;
+  return raw_balanced_walk_seconds(s.crowded_rows, block_threads) > vector_row;
+}
+
 /// The automatic CSR choice, from the structure alone (never from a matrix's name or size class):
 /// - host backends: chunks of rows of equal work, long rows reduced by every thread;
 /// - GPUs with the raw kernels, latency-bound matrices: raw vector CSR with latency_bound_lanes
@@ -706,6 +730,9 @@ inline int latency_bound_lanes(const CsrStructure& s, int wave, int64_t resident
 ///   1-15% slower on eight others (7-point Poisson, cti, delaunay_n14, luxembourg_osm, t2d_q9,
 ///   bcsstk16, tomography, ScaleMicrogrid); no rule on the structure measured separates the two
 ///   groups, so neither is kept;
+/// - GPUs with the raw kernels, either: raw vector CSR instead of the balanced partition where a
+///   run of rows one balanced block would walk alone outlasts the longest row
+///   (crowded_run_outlasts_vector);
 /// - GPUs without them: thread per row or vector lanes by the average row, the Kokkos balanced
 ///   kernel for a long tail (kokkos_long_tail).
 inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
@@ -723,6 +750,10 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
       c.kernel = CsrKernel::raw_vector;
       c.lanes_per_row = lanes;
       c.reason = "latency-bound; the longest row takes at most " + std::to_string(raw_vector_max_steps) + " steps";
+    } else if (crowded_run_outlasts_vector(s, raw_balanced_default_block_threads, lanes)) {
+      c.kernel = CsrKernel::raw_vector;
+      c.lanes_per_row = lanes;
+      c.reason = "latency-bound; a run of rows too long for one balanced block outlasts the longest row";
     } else {
       c.kernel = CsrKernel::raw_balanced;
       c.block_threads = raw_balanced_default_block_threads;
@@ -731,8 +762,16 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
     return c;
   }
   if (b.raw) {
+    const int threads = raw_balanced_block_threads(s.window_lines_per_entry, average);
+    const int lanes = raw_vector_lanes(average, b.wave);
+    if (crowded_run_outlasts_vector(s, threads, lanes)) {
+      c.kernel = CsrKernel::raw_vector;
+      c.lanes_per_row = lanes;
+      c.reason = "bandwidth-bound; a run of rows too long for one balanced block outlasts the longest row";
+      return c;
+    }
     c.kernel = CsrKernel::raw_balanced;
-    c.block_threads = raw_balanced_block_threads(s.window_lines_per_entry, average);
+    c.block_threads = threads;
     c.reason = "bandwidth-bound; balanced partition";
     return c;
   }

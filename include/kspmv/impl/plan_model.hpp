@@ -63,6 +63,9 @@ struct PlanStructure {
   // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
   // automatic call's analysis); 0 where not measured (host backends, cache-resident matrices).
   double lines_per_entry = 0;
+  // Rows in runs too long for one block of the raw balanced kernel (raw::RowStatistics::
+  // crowded_rows, the same analysis); 0 where not measured.
+  int64_t crowded_rows = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
   double csr16_wide_fraction() const {
     return csr16_sampled_blocks > 0 ? double(csr16_wide_sampled) / double(csr16_sampled_blocks) : 1.0;
@@ -303,8 +306,11 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
   add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
   if (raw_available) {
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
+    // A run of rows one balanced block walks alone (launch.hpp: raw_balanced_walk_seconds), the
+    // same for every candidate on the raw balanced kernel.
+    const double walk = raw_balanced_walk_seconds(p.crowded_rows, raw_balanced_default_block_threads);
     add("raw_csr_balanced", true, "", csr_bytes, 50e-6,
-        per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, 0));
+        per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
     // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
     // partition; the same load-balanced kernel, at its own rates (ModelConstants: raw_csr16,
@@ -313,7 +319,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     const double csr16_bytes = double(p.nnz) * (sizeof(S) + 2.0 + 2.0 * p.csr16_wide_fraction()) +
                                double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
     add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, k.csr16_conversion * conversion(csr16_bytes),
-        per_call(csr16_bytes, whole_wave_rows ? k.raw_csr16_long : k.raw_csr16, 0));
+        per_call(csr16_bytes, whole_wave_rows ? k.raw_csr16_long : k.raw_csr16, walk));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
@@ -321,8 +327,9 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     const double narrow_bytes = double(p.nnz) * (sizeof(typename narrowed<S>::type) + sizeof(O)) +
                                 double(p.rows + 1) * sizeof(Off) + vectors;
     const double rate = raw_available ? k.balanced_float_values : balanced;
+    const double walk = raw_available ? raw_balanced_walk_seconds(p.crowded_rows, raw_balanced_default_block_threads) : 0.0;
     add("float_values_balanced", true, "", narrow_bytes, conversion(narrow_bytes),
-        per_call(narrow_bytes, rate, 0) + (raw_available ? 0.0 : k.latency));
+        per_call(narrow_bytes, rate, walk) + (raw_available ? 0.0 : k.latency));
   }
 
   const double ell_bytes = double(p.ell_slots) * (sizeof(S) + sizeof(O)) + vectors;

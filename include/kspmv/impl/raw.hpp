@@ -147,7 +147,16 @@ struct RowStatistics {
   /// spaced (a few far columns, as a dense first column's, do not count). Gathers scattered over more than the cache holds
   /// miss it whatever their order; 0 when no window was sampled.
   double window_reach_bytes = 0;
+  /// Rows i whose next crowded_run_rows rows all start within balanced_max_entries entries of row
+  /// i's start (offsets[i + crowded_run_rows] - offsets[i] < balanced_max_entries): where there is
+  /// one, a block of the balanced partition owns at least (crowded_run_rows + 1) / 2 rows, nearly
+  /// all empty, which it walks a block's threads of rows at a time. A run of R >
+  /// crowded_run_rows empty rows counts about R - crowded_run_rows.
+  int64_t crowded_rows = 0;
 };
+
+/// The run of rows RowStatistics::crowded_rows looks for.
+constexpr int64_t crowded_run_rows = 32768;
 
 /// Where row_statistics may also write a balanced partition (as balanced_partition does), in
 /// the same launch; num_blocks < 0: none.
