@@ -467,13 +467,36 @@ TYPED_TEST(SpmvMultivector, MultivectorRowLanesAndChunks) {
       }
       edges.row_offsets.push_back(int64_t(edges.col_indices.size()));
     }
+    // Runs of empty rows among short rows and a long one: the chunks of one wave search for their
+    // first rows over spans of 1 to thousands of rows, so the wave's groups finish their searches
+    // after different counts of steps (the search votes as a whole wave).
+    kspmv::HostCsr runs;
+    runs.num_rows = 0;
+    runs.num_cols = 50;
+    const auto add_rows = [&](int count, int length) {
+      for (int r = 0; r < count; ++r, ++runs.num_rows) {
+        for (int e = 0; e < length; ++e) {
+          runs.col_indices.push_back((runs.num_rows * 3 + e * 11) % 50);
+          runs.values.push_back(0.5 + 0.125 * ((runs.num_rows + e) % 9));
+        }
+        runs.row_offsets.push_back(int64_t(runs.col_indices.size()));
+      }
+    };
+    for (int run = 0; run < 4; ++run) {
+      add_rows(300, 3);
+      add_rows(2500 * (run + 1), 0);
+      add_rows(1, 700);
+      add_rows(7, 1);
+      add_rows(run, 0);
+    }
     for (const bool chunks : {false, true}) {
-      for (size_t c = 0; c <= cases.size(); ++c) {
-        const bool edge = c == cases.size();
-        SCOPED_TRACE(std::string(chunks ? "chunks, " : "row lanes, ") + (edge ? "chunk edges" : cases[c].what));
-        const kspmv::HostCsr h = edge ? edges : random_csr(cases[c].shape, rng);
-        const double alpha = edge ? 1.5 : cases[c].alpha, beta = edge ? 0.0 : cases[c].beta;
-        const bool nan_in_y = edge || cases[c].nan_in_y;
+      for (size_t c = 0; c <= cases.size() + 1; ++c) {
+        const bool edge = c == cases.size(), run_case = c == cases.size() + 1;
+        SCOPED_TRACE(std::string(chunks ? "chunks, " : "row lanes, ") +
+                     (edge ? "chunk edges" : run_case ? "runs of empty rows" : cases[c].what));
+        const kspmv::HostCsr h = edge ? edges : run_case ? runs : random_csr(cases[c].shape, rng);
+        const double alpha = edge || run_case ? 1.5 : cases[c].alpha, beta = edge ? 0.0 : run_case ? 0.5 : cases[c].beta;
+        const bool nan_in_y = edge || (!run_case && cases[c].nan_in_y);
         const auto A = kspmv::to_device<double, int, int, Device>(h);
         // A's entries one place into Views of nnz + 1: cols and vals not aligned to the chunks'
         // loads of a group's entries (up to 16 bytes), which then run the row lanes instead.

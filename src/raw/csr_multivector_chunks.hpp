@@ -94,30 +94,52 @@ __global__ void __launch_bounds__(kBlockSize)
   constexpr int PerPass = Group * Width;
   constexpr int64_t Chunk = 8 * Group;
   const int64_t k0 = (int64_t(blockIdx.x) * kBlockSize + threadIdx.x) / Group * Chunk;
-  if (k0 >= nnz) return;  // whole groups
+  const bool has_chunk = k0 < nnz;  // whole groups; the others still vote in the search below
   const int64_t k1 = k0 + Chunk < nnz ? k0 + Chunk : nnz;
   const int lane = int(threadIdx.x) % Group;
   const unsigned long long lanes = group_lanes<WaveSize, Group>(int(threadIdx.x) % WaveSize);
   // The row holding k0: the last row starting at or before it, between the row before the
   // partition block's first (which starts before k0) and the block's last. Each step lane l
-  // probes row q(l), Group rows spread over (lo, hi]; the count of those starting at or before
-  // k0 (a prefix of the lanes: offsets never decrease) narrows the range about Group + 1 times.
-  const int64_t block = k0 / entries_per_block;
-  int64_t lo = int64_t(first_row[block]) > 0 ? int64_t(first_row[block]) - 1 : 0;
-  int64_t hi = int64_t(first_row[block + 1]) - 1 > lo ? int64_t(first_row[block + 1]) - 1 : lo;
-  if (hi > num_rows - 1) hi = num_rows - 1;
-  while (lo < hi) {
+  // probes row lo + min(step * (l + 1), span), step = ceil(span / (Group + 1)); the count of
+  // those starting at or before k0 (a prefix of the lanes: offsets never decrease) narrows the
+  // range about Group + 1 times. The votes are the whole wave's, one ballot a step for all its
+  // groups until the last is done: a ballot over one group's lanes was issued once for each group
+  // of the wave (Nsight Compute on the H200, rajat01 x2000 at 8 vectors in LayoutRight: 7 votes
+  // a step; with the probes' 64-bit division by Group + 1, 27% of the kernel's instructions and
+  // 29% of its stall samples before the walk). The step is a 32-bit division where the span fits.
+  // In one H200 call beside the search before: 0.84-0.97x the time on 12 of 66 cases (wiki-Vote
+  // and rajat01 in LayoutRight at 4 vectors 0.84x, at 8 0.91x), 0.98-1.01x on the others
+  // (perf_tests/results/h200_chunks_search/).
+  int64_t lo = 0, hi = 0;
+  if (has_chunk) {
+    const int64_t block = k0 / entries_per_block;
+    lo = int64_t(first_row[block]) > 0 ? int64_t(first_row[block]) - 1 : 0;
+    hi = int64_t(first_row[block + 1]) - 1 > lo ? int64_t(first_row[block + 1]) - 1 : lo;
+    if (hi > num_rows - 1) hi = num_rows - 1;
+  }
+  for (;;) {
+    const bool searching = lo < hi;
+    if (ballot(searching) == 0) break;
     const int64_t span = hi - lo;
-    const auto probe = [&](int l) { return lo + 1 + (span - 1) * (l + 1) / (Group + 1); };
-    const int below = group_count<Group>(lanes, int64_t(offsets[probe(lane)]) <= k0);
-    if (below == 0) {
-      hi = probe(0) - 1;
-    } else {
-      const int64_t next_hi = below < Group ? probe(below) - 1 : hi;
-      lo = probe(below - 1);
-      hi = next_hi;
+    const int64_t step = span <= INT32_MAX ? int64_t((uint32_t(span) + Group) / uint32_t(Group + 1))
+                                           : (span + Group) / (Group + 1);
+    const auto probe = [&](int l) {
+      const int64_t d = step * (l + 1);
+      return lo + (d < span ? d : span);
+    };
+    const bool at_or_before = searching && int64_t(offsets[probe(lane)]) <= k0;
+    const int below = __popcll(ballot(at_or_before) & lanes);
+    if (searching) {
+      if (below == 0) {
+        hi = probe(0) - 1;
+      } else {
+        const int64_t next_hi = below < Group ? probe(below) - 1 : hi;
+        lo = probe(below - 1);
+        hi = next_hi;
+      }
     }
   }
+  if (!has_chunk) return;
   const int64_t start_row = lo;
   const int64_t vectors = Passes == kOnePass ? int64_t(PerPass) : num_vectors;
   // The walk in 32-bit positions within the chunk: a row's end as its offset from k0, at most

@@ -60,17 +60,6 @@ __device__ __forceinline__ void load_vectors(const S* p, S (&out)[Width]) {
   }
 }
 
-// The number of lanes of the caller's group for which `predicate` holds; every lane of the group
-// calls it together.
-template <int Group>
-__device__ __forceinline__ int group_count(unsigned long long lanes, bool predicate) {
-#if defined(KSPMV_RAW_HIP)
-  return __popcll(__ballot(predicate) & lanes);
-#else
-  return __popc(__ballot_sync(unsigned(lanes), predicate) & unsigned(lanes));
-#endif
-}
-
 // Width consecutive values of y at out (Width 2 with pairs: one 16- or 8-byte access, out aligned
 // to it; else a value at a time, vector_stride apart) = beta*y + alpha*sum. A warp's store of two
 // vectors a lane a value at a time wrote half of each sector it touched, twice (Nsight Compute,
