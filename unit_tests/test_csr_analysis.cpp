@@ -31,15 +31,18 @@ std::shared_ptr<const kspmv::impl::CsrAnalysis<ExecSpace, S, O, Off, D>> kept_an
   return A.impl_analysis_cache().template find<kspmv::impl::CsrAnalysis<ExecSpace, S, O, Off, D>>();
 }
 
-// Rows i whose next raw::crowded_run_rows rows start within one balanced block's entries, as
-// raw::RowStatistics::crowded_rows counts them.
-int64_t crowded_rows_of(const kspmv::HostCsr& h) {
-  const int64_t run = kspmv::impl::raw::crowded_run_rows;
-  int64_t count = 0;
-  for (int64_t i = 0; i + run <= h.num_rows; ++i) {
-    count += h.row_offsets[size_t(i + run)] - h.row_offsets[size_t(i)] < kspmv::impl::raw::balanced_max_entries;
+// The longest run of rows starting within one balanced block's entries of its first, at doubling
+// lengths from raw::crowded_run_rows, as raw::RowStatistics::crowded_run finds it (0: none).
+int64_t crowded_run_of(const kspmv::HostCsr& h) {
+  const auto within = [&](int64_t i, int64_t d) {
+    return i + d <= h.num_rows &&
+           h.row_offsets[size_t(i + d)] - h.row_offsets[size_t(i)] < kspmv::impl::raw::balanced_max_entries;
+  };
+  int64_t longest = 0;
+  for (int64_t i = 0; i < h.num_rows; ++i) {
+    for (int64_t d = kspmv::impl::raw::crowded_run_rows; within(i, d); d *= 2) longest = std::max(longest, d);
   }
-  return count;
+  return longest;
 }
 
 // A row of 4000 entries, 60000 empty rows, 3000 rows of 5 entries, 40000 empty rows and a last
@@ -162,7 +165,16 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
     const kspmv::HostCsr wiki = kspmv::read_matrix_market(data_dir() + "/wiki-Vote.mtx");
     const kspmv::HostCsr bcsstk13 = kspmv::read_matrix_market(data_dir() + "/bcsstk13.mtx");
     const kspmv::HostCsr runs = rows_around_empty_runs();
-    for (const kspmv::HostCsr* h : {&random, &stencil, &wiki, &bcsstk13, &runs}) {
+    const kspmv::HostCsr long_run = [&] {  // and 140000 empty rows more, then a row: a run of 131072 found
+      kspmv::HostCsr h = runs;
+      for (int i = 0; i < 140000; ++i) h.row_offsets.push_back(h.row_offsets.back());
+      h.col_indices.push_back(3);
+      h.values.push_back(2.0);
+      h.row_offsets.push_back(h.row_offsets.back() + 1);
+      h.num_rows += 140001;
+      return h;
+    }();
+    for (const kspmv::HostCsr* h : {&random, &stencil, &wiki, &bcsstk13, &runs, &long_run}) {
       const auto A = kspmv::to_device<double, int, int, Device>(*h);
       auto length = [&](int64_t i) { return h->row_offsets[size_t(i) + 1] - h->row_offsets[size_t(i)]; };
       int64_t longest = 0;
@@ -177,7 +189,7 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
             int(sizeof(double)));
         EXPECT_EQ(r.longest_row, longest);
         EXPECT_EQ(r.length_squares, squares);
-        EXPECT_EQ(r.crowded_rows, crowded_rows_of(*h));
+        EXPECT_EQ(r.crowded_run, crowded_run_of(*h));
         // Windows of 32 rows, evenly spread; at most 256 of a window's entries, evenly spaced.
         const int64_t count = std::min<int64_t>(windows, (h->num_rows + 31) / 32);
         int64_t lines = 0, entries = 0, span_lines = 0, measured = 0;
@@ -213,7 +225,8 @@ TYPED_TEST(CsrAnalysisTest, RawRowStatisticsAgreeWithTheHost) {
     EXPECT_GT(lines_of(random), kspmv::impl::raw_balanced_512_min_lines_per_entry);
     EXPECT_LT(lines_of(stencil), 0.2);  // neighbouring rows share their lines of x
     EXPECT_LT(lines_of(bcsstk13), 0.2);
-    EXPECT_GT(crowded_rows_of(runs), 0);  // the host's count, which the device's matched above
+    EXPECT_EQ(crowded_run_of(runs), 32768);  // the host's, which the device's matched above
+    EXPECT_EQ(crowded_run_of(long_run), 131072);
   }
 }
 
@@ -233,7 +246,7 @@ TYPED_TEST(CsrAnalysisTest, RawVectorWhereARunOfEmptyRowsOutlastsTheLongestRow) 
   const auto analysis = kept_analysis<TypeParam>(A);
   ASSERT_TRUE(analysis != nullptr);
   if constexpr (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
-    EXPECT_GT(analysis->structure.crowded_rows, 0);
+    EXPECT_GT(analysis->structure.crowded_run, 0);
     EXPECT_EQ(analysis->choice.kernel, kspmv::impl::CsrKernel::raw_vector) << analysis->choice.reason;
     EXPECT_EQ(analysis->choice.lanes_per_row, kspmv::impl::warp_width<TypeParam>());
   }

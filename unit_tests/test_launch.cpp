@@ -115,6 +115,11 @@ TEST(Launch, RowMajorMultivectorKernel) {
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.0, true), MultivectorKernel::row_lanes);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 4, 3.0, true), MultivectorKernel::lanes);
   EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 8, 0.1, false), MultivectorKernel::chunks);
+  // A run of rows too long for one balanced block: no chunks (one group would walk the run)
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::lanes, 8, 1.2, true, 32768), MultivectorKernel::row_lanes);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::balanced, 8, 0.1, false, 32768),
+            MultivectorKernel::balanced);
+  EXPECT_EQ(row_major_multivector_kernel(MultivectorKernel::entries, 8, 1.2, true, 32768), MultivectorKernel::entries);
 }
 
 // The ways the plain call times on A's first call (launch.hpp: multivector_ways): column-major X
@@ -147,6 +152,10 @@ TEST(Launch, MultivectorWays) {
   EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::entries), (Ways{as_is, chunks}));
   EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::chunks), (Ways{as_is}));
   EXPECT_EQ(multivector_ways(4, 1, 4, 4, 0, MultivectorKernel::balanced), (Ways{as_is}));
+  // A run of rows too long for one balanced block: no chunks; the balanced kernel stays
+  EXPECT_EQ(multivector_ways(1, m, 1, 8, nnz, MultivectorKernel::lanes, false, 32768), (Ways{as_is, staged, balanced}));
+  EXPECT_EQ(multivector_ways(8, 1, 8, 8, nnz, MultivectorKernel::row_lanes, false, 32768), (Ways{as_is}));
+  EXPECT_EQ(multivector_ways(4, 1, 4, 4, nnz, MultivectorKernel::balanced, false, 65536), (Ways{as_is}));
 }
 
 TEST(Launch, RowMajorCopyOfColumnMajorXWhereGathersScatter) {
@@ -244,37 +253,38 @@ TEST(Launch, AutomaticCsrKernelFromTheStructure) {
     EXPECT_EQ(choice.block_threads, 256);
     EXPECT_EQ(choose_csr_kernel(s, hip).kernel, CsrKernel::raw_balanced);
   }
-  // A run of rows one balanced block would walk alone (raw::RowStatistics::crowded_rows, the run
-  // taken as crowded_run_rows + crowded_rows rows, 0.9 us a pass of the block's threads): the
-  // vector kernel where that outlasts its longest row (0.3 us a step of 4 loads a lane).
+  // A run of rows one balanced block would walk alone (raw::RowStatistics::crowded_run, the
+  // longest run's rows, 0.9 us a pass of the block's threads): the vector kernel where that
+  // outlasts its longest row (0.3 us a step of 4 loads a lane).
   auto crowded = [&](kspmv::impl::CsrStructure s, int64_t rows) {
-    s.crowded_rows = rows;
+    s.crowded_run = rows;
     return s;
   };
   EXPECT_EQ(kspmv::impl::raw_balanced_walk_seconds(0, 256), 0.0);
-  EXPECT_DOUBLE_EQ(kspmv::impl::raw_balanced_walk_seconds(1, 256), 32769.0 / 256 * 0.9e-6);
-  EXPECT_DOUBLE_EQ(kspmv::impl::raw_balanced_walk_seconds(32767, 512), 65535.0 / 512 * 0.9e-6);
-  const auto run = choose_csr_kernel(crowded(structure(20000000, 7, 7), 1), cuda);
+  EXPECT_DOUBLE_EQ(kspmv::impl::raw_balanced_walk_seconds(32768, 256), 32768.0 / 256 * 0.9e-6);
+  EXPECT_DOUBLE_EQ(kspmv::impl::raw_balanced_walk_seconds(65536, 512), 65536.0 / 512 * 0.9e-6);
+  const auto run = choose_csr_kernel(crowded(structure(20000000, 7, 7), 32768), cuda);
   EXPECT_EQ(run.kernel, CsrKernel::raw_vector);
   EXPECT_EQ(run.lanes_per_row, 4);
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 7, 0.9), 1), cuda).kernel, CsrKernel::raw_vector);
-  // 32769 rows at 256 a pass: 115 us; a row of 5 million at 4 lanes: 94 ms.
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 5000000), 1), cuda).kernel, CsrKernel::raw_balanced);
-  // 10 million rows: 35 ms; a row of a million at 4 lanes: 19 ms; of 5 million: 94 ms.
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 1000000), 10000000 - 32768), cuda).kernel,
-            CsrKernel::raw_vector);
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 5000000), 10000000 - 32768), cuda).kernel,
-            CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 7, 0.9), 32768), cuda).kernel, CsrKernel::raw_vector);
+  // 32768 rows at 256 a pass: 115 us; a row of 5 million at 4 lanes: 94 ms.
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 5000000), 32768), cuda).kernel, CsrKernel::raw_balanced);
+  // The longest run 8.4 million rows: 29 ms; a row of a million at 4 lanes: 19 ms; of 5 million: 94 ms.
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 1000000), 8388608), cuda).kernel, CsrKernel::raw_vector);
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 5000000), 8388608), cuda).kernel, CsrKernel::raw_balanced);
+  // 100 runs of 60000 empty rows beside rows of 60000 entries (gpu_crowded_runs/multivector_h200/):
+  // each run walked by its own block, 115 us; the long row at 4 lanes 1.1 ms: balanced.
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(8000000, 6, 60000), 32768), cuda).kernel, CsrKernel::raw_balanced);
   // Latency-bound with a row too long for the vector kernel: a wave per row where the run's walk
   // (115 us) outlasts that row at a wave (20000 entries: 157 steps, 47 us), not 100000 (235 us).
-  const auto latency_run = choose_csr_kernel(crowded(structure(100000, 4, 20000), 1), cuda);
+  const auto latency_run = choose_csr_kernel(crowded(structure(100000, 4, 20000), 32768), cuda);
   EXPECT_EQ(latency_run.kernel, CsrKernel::raw_vector);
   EXPECT_EQ(latency_run.lanes_per_row, 32);
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(100000, 4, 100000), 1), cuda).kernel, CsrKernel::raw_balanced);
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(100000, 4, 100000), 32768), cuda).kernel, CsrKernel::raw_balanced);
   // No run: as before; host backends and the Kokkos kernels ignore it.
   EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 7), 0), cuda).kernel, CsrKernel::raw_balanced);
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 7), 1), host).kernel, CsrKernel::host_rows);
-  EXPECT_EQ(choose_csr_kernel(crowded(structure(10000, 7, 7), 1), kokkos_gpu).kernel, CsrKernel::thread_per_row);
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(20000000, 7, 7), 32768), host).kernel, CsrKernel::host_rows);
+  EXPECT_EQ(choose_csr_kernel(crowded(structure(10000, 7, 7), 32768), kokkos_gpu).kernel, CsrKernel::thread_per_row);
   // Kokkos kernels on a GPU: by the average row, balanced for a long tail, whose bar rises with
   // the matrix (nnz / 10000) beyond the latency bound.
   EXPECT_EQ(choose_csr_kernel(structure(10000, 7, 7), kokkos_gpu).kernel, CsrKernel::thread_per_row);

@@ -134,6 +134,55 @@ TYPED_TEST(SpmvMultivector, MultivectorEveryCase) {
   }
 }
 
+// Runs of 60000 and 40000 empty rows, too long for one block of the balanced partition
+// (raw::RowStatistics::crowded_run), beside a row of 4000 entries, too long for the lanes kernel:
+// on the raw backends the plain call keeps the balanced kernel on a row-major X rather than the
+// chunks, whose group would walk a run a row at a time (launch.hpp: row_major_multivector_kernel).
+// Both layouts, 2 to 16 vectors, beta = 0 over NaN and beta != 0.
+TYPED_TEST(SpmvMultivector, MultivectorWhereARunOfEmptyRowsIsTooLongForABlock) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  kspmv::HostCsr h;
+  h.num_cols = 5000;
+  const auto add_rows = [&](int count, int64_t length) {
+    for (int r = 0; r < count; ++r, ++h.num_rows) {
+      for (int64_t e = 0; e < length; ++e) {
+        h.col_indices.push_back((h.num_rows + 7 * e) % h.num_cols);
+        h.values.push_back(0.5 + 0.25 * double((h.num_rows + e) % 5));
+      }
+      h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    }
+  };
+  add_rows(1, 4000);
+  add_rows(60000, 0);
+  add_rows(3000, 5);
+  add_rows(40000, 0);
+  add_rows(1, 2);
+  for (const int64_t k : {2, 5, 8, 16}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    for (const double beta : {0.0, -0.5}) {
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutLeft>(
+          h, "N", 1.5, k, beta, beta == 0.0, rng)));
+      EXPECT_TRUE((check_multivector<TypeParam, double, int, int, kspmv::CsrMatrix, Kokkos::LayoutRight>(
+          h, "N", 1.5, k, beta, beta == 0.0, rng)));
+    }
+  }
+  using kspmv::impl::MultivectorKernel;
+  const auto A = kspmv::to_device<double, int, int, typename TestFixture::Device>(h);
+  const auto& structure = kspmv::impl::csr_analysis(TypeParam(), A)->structure;
+  if constexpr (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
+    EXPECT_GT(structure.crowded_run, 0);
+    EXPECT_EQ(structure.crowded_run, 32768);  // runs of 60000 and 40000 rows
+    const MultivectorKernel kernel = kspmv::impl::multivector_kernel(
+        h.num_rows, int64_t(A.nnz()), structure.longest_row, kspmv::impl::warp_width<TypeParam>(),
+        int64_t(TypeParam().concurrency()), structure.window_lines_per_entry, false);
+    EXPECT_NE(kspmv::impl::row_major_multivector_kernel(kernel, 8, structure.row_length_variation(), true,
+                                                        structure.crowded_run),
+              MultivectorKernel::chunks);
+  }
+}
+
 // Strided X and Y: columns 1..3 of wider LayoutRight Views, and the first 200 rows of a
 // LayoutLeft View of 400 (a leading dimension larger than the rows): any strides.
 TYPED_TEST(SpmvMultivector, MultivectorStridedViews) {

@@ -279,7 +279,7 @@ class Plan {
       // The locality of the gathers of x, from the automatic call's analysis (kept with the matrix).
       const impl::CsrStructure& analysed = impl::csr_analysis(execution_space(), m_csr)->structure;
       structure.lines_per_entry = analysed.window_lines_per_entry;
-      structure.crowded_rows = analysed.crowded_rows;  // runs of rows too long for one balanced block
+      structure.crowded_run = analysed.crowded_run;  // runs of rows too long for one balanced block
     }
     m_report.bandwidth = impl::device_bandwidth<execution_space>();  // measured by the first plan only
     m_report.analysis_time = since(t0);

@@ -578,7 +578,8 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
                   stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry,
                                     kernel == MultivectorKernel::lanes ? lanes : 0, wave);
           if (stage || x_vector_stride == 1) {
-            kernel = row_major_multivector_kernel(kernel, k, structure.row_length_variation(), y_vector_stride == 1);
+            kernel = row_major_multivector_kernel(kernel, k, structure.row_length_variation(), y_vector_stride == 1,
+                                                  structure.crowded_run);
           }
         } else if (kernel == MultivectorKernel::lanes) {
           stage = stage_x_row_major(x_row_stride, k, structure.window_lines_per_entry);
@@ -673,7 +674,8 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
       if (a == Algorithm::automatic) {
         const std::vector<MultivectorWay> ways =
             multivector_ways(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(0)), k, int64_t(A.nnz()),
-                             choose(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(1))).first, miss);
+                             choose(int64_t(x.stride(0)), int64_t(x.stride(1)), int64_t(y.stride(1))).first, miss,
+                             structure.crowded_run);
         const int forced = multivector_way_for_tests();
         if (forced >= 0) {
           if (std::find(ways.begin(), ways.end(), MultivectorWay(forced)) != ways.end()) way = MultivectorWay(forced);

@@ -724,7 +724,7 @@ struct RowStatisticsSums {
   unsigned long long window_span_lines;  // over the windows measured: each one's reach in lines
   unsigned long long windows_measured;   // windows with an entry
   double length_squares;
-  unsigned long long crowded_rows;  // raw.hpp: RowStatistics::crowded_rows
+  unsigned long long crowded_run;  // raw.hpp: RowStatistics::crowded_run (a maximum)
   unsigned int blocks_done;
   unsigned long long sequence;  // result only: the call's number, written last (see below)
 };
@@ -747,8 +747,13 @@ __global__ void __launch_bounds__(kBlockSize)
     const int64_t length = int64_t(offsets[i + 1]) - start;
     longest = length > int64_t(longest) ? (unsigned long long)length : longest;
     squares += double(length) * double(length);
-    // A run of rows too long for one block of the balanced kernel (raw.hpp: crowded_rows).
-    if (i + kCrowdedRunRows <= rows && int64_t(offsets[i + kCrowdedRunRows]) - start < kBalancedMaxEntries) ++crowded;
+    // A run of rows too long for one block of the balanced kernel (raw.hpp: crowded_run), its
+    // length doubled while the rows still start within one block's entries of row i's start.
+    if (i + kCrowdedRunRows <= rows && int64_t(offsets[i + kCrowdedRunRows]) - start < kBalancedMaxEntries) {
+      int64_t run = kCrowdedRunRows;
+      while (i + 2 * run <= rows && int64_t(offsets[i + 2 * run]) - start < kBalancedMaxEntries) run *= 2;
+      crowded = (unsigned long long)run > crowded ? (unsigned long long)run : crowded;
+    }
   }
   for (int64_t b = int64_t(blockIdx.x) * kBlockSize + threadIdx.x; b <= partition_blocks; b += threads) {
     write_partition_entry(b, rows, offsets, entries_per_block, partition_blocks, first_row, arrivals);
@@ -802,7 +807,8 @@ __global__ void __launch_bounds__(kBlockSize)
     span_lines += shfl_down<WaveSize>(span_lines, offset);
     measured += shfl_down<WaveSize>(measured, offset);
     squares += shfl_down<WaveSize>(squares, offset);
-    crowded += shfl_down<WaveSize>(crowded, offset);
+    const unsigned long long other_crowded = shfl_down<WaveSize>(crowded, offset);
+    crowded = other_crowded > crowded ? other_crowded : crowded;
   }
   __shared__ RowStatisticsSums wave_sums[kBlockSize / WaveSize];
   if (lane == 0) wave_sums[wave] = {longest, lines, entries, span_lines, measured, squares, crowded, 0u, 0ull};
@@ -816,7 +822,7 @@ __global__ void __launch_bounds__(kBlockSize)
     block.window_span_lines += wave_sums[v].window_span_lines;
     block.windows_measured += wave_sums[v].windows_measured;
     block.length_squares += wave_sums[v].length_squares;
-    block.crowded_rows += wave_sums[v].crowded_rows;
+    block.crowded_run = wave_sums[v].crowded_run > block.crowded_run ? wave_sums[v].crowded_run : block.crowded_run;
   }
   atomicMax(&sums->longest, block.longest);
   atomicAdd(&sums->window_lines, block.window_lines);
@@ -824,14 +830,14 @@ __global__ void __launch_bounds__(kBlockSize)
   atomicAdd(&sums->window_span_lines, block.window_span_lines);
   atomicAdd(&sums->windows_measured, block.windows_measured);
   atomicAdd(&sums->length_squares, block.length_squares);
-  atomicAdd(&sums->crowded_rows, block.crowded_rows);
+  atomicMax(&sums->crowded_run, block.crowded_run);
   __threadfence();  // this block's sums are visible before it counts itself
   if (atomicAdd(&sums->blocks_done, 1u) != gridDim.x - 1) return;
   __threadfence();
   volatile RowStatisticsSums* all = sums;
   const RowStatisticsSums total{all->longest,           all->window_lines,     all->window_entries,
                                 all->window_span_lines, all->windows_measured, all->length_squares,
-                                all->crowded_rows,      0u,                    0ull};
+                                all->crowded_run,      0u,                    0ull};
   *sums = RowStatisticsSums{0, 0, 0, 0, 0, 0.0, 0, 0u, 0ull};
   __threadfence();  // zeroed before the host, seeing the sequence number, lets the next call launch
   result->longest = total.longest;
@@ -840,7 +846,7 @@ __global__ void __launch_bounds__(kBlockSize)
   result->window_span_lines = total.window_span_lines;
   result->windows_measured = total.windows_measured;
   result->length_squares = total.length_squares;
-  result->crowded_rows = total.crowded_rows;
+  result->crowded_run = total.crowded_run;
   __threadfence_system();  // the answer is visible to the host before its sequence number
   *reinterpret_cast<volatile unsigned long long*>(&result->sequence) = sequence;
 }

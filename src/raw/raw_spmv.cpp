@@ -179,7 +179,7 @@ RowStatistics row_statistics(void* stream, int64_t rows, const Off* offsets, con
   const volatile RowStatisticsSums* result = b.result;
   r.longest_row = int64_t(result->longest);
   r.length_squares = result->length_squares;
-  r.crowded_rows = int64_t(result->crowded_rows);
+  r.crowded_run = int64_t(result->crowded_run);
   r.window_entries = int64_t(result->window_entries);
   r.window_lines_per_entry = r.window_entries > 0 ? double(result->window_lines) / double(r.window_entries) : 0.0;
   const double line_bytes = x_entry_bytes > 0 && x_entry_bytes < 128 ? double(128 / x_entry_bytes * x_entry_bytes)

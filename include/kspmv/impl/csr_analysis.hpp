@@ -327,7 +327,7 @@ CsrAnalysisOutcome<S, O, Off, D> analyse_csr(const ExecSpace& space, const CsrMa
     s.length_squares = r.length_squares;
     s.window_lines_per_entry = r.window_lines_per_entry;
     s.window_reach_bytes = r.window_reach_bytes;
-    s.crowded_rows = r.crowded_rows;
+    s.crowded_run = r.crowded_run;
   } else if (is_gpu_space<ExecSpace>()) {
     s.longest_row = longest_row(A, space, "kspmv::analysis[longest_row]");
   }

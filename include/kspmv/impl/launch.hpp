@@ -313,14 +313,24 @@ inline MultivectorKernel multivector_kernel(int64_t num_rows, int64_t nnz, int64
 /// the row lanes: the chunks write a row's vectors a sector each there, rows apart from their
 /// neighbours' (through the copy 2.1x the row lanes' time on p2p-Gnutella09, 1.5x on ca-HepTh).
 constexpr double row_major_chunks_min_variation = 1.0;
+/// Where a run of rows is too long for one balanced block (raw::RowStatistics::crowded_run > 0:
+/// a run of 32768 or more rows starting within 2048 entries, nearly all empty), no chunks: the
+/// run lies in the chunk where the next row's entries start, and its group walks it a row at a
+/// time; the row lanes instead of the lanes' chunks, the balanced kernel (a block's pass of rows
+/// at a time, as raw_balanced_walk_seconds) kept. On 100 runs of 60000 empty rows beside rows of
+/// 24 entries, at 8 vectors in LayoutRight the chunks took 1107 us, the row lanes 536; beside
+/// rows of 60000 entries the chunks 7302, the balanced kernel 2833 (one H200,
+/// perf_tests/results/gpu_crowded_runs/multivector_h200/).
 inline MultivectorKernel row_major_multivector_kernel(MultivectorKernel kernel, int64_t num_vectors,
-                                                      double row_length_variation = 0.0, bool y_row_major = false) {
+                                                      double row_length_variation = 0.0, bool y_row_major = false,
+                                                      int64_t crowded_run = 0) {
   if (num_vectors < row_major_min_vectors) return kernel;
   if (kernel == MultivectorKernel::lanes) {
-    return y_row_major && row_length_variation > row_major_chunks_min_variation ? MultivectorKernel::chunks
-                                                                                 : MultivectorKernel::row_lanes;
+    return y_row_major && row_length_variation > row_major_chunks_min_variation && crowded_run <= 0
+               ? MultivectorKernel::chunks
+               : MultivectorKernel::row_lanes;
   }
-  if (kernel == MultivectorKernel::balanced) return MultivectorKernel::chunks;
+  if (kernel == MultivectorKernel::balanced && crowded_run <= 0) return MultivectorKernel::chunks;
   return kernel;
 }
 
@@ -358,15 +368,19 @@ enum class MultivectorWay { as_is, staged, balanced, chunks };
 ///    the lanes kernel by the rules), 1.01-1.27x on rajat01 and arrow; at 8 vectors 0.87x on
 ///    power_law and 1.84x on heavy_rows against the split entries (H100,
 ///    h100_multivector_gather_lab/).
+/// No chunks where a run of rows is too long for one balanced block (crowded_run > 0,
+/// row_major_multivector_kernel): their group would walk it a row at a time.
 inline std::vector<MultivectorWay> multivector_ways(int64_t x_row_stride, int64_t x_vector_stride,
                                                     int64_t y_row_stride, int64_t num_vectors, int64_t nnz,
-                                                    MultivectorKernel as_is_kernel, bool gathers_miss = false) {
+                                                    MultivectorKernel as_is_kernel, bool gathers_miss = false,
+                                                    int64_t crowded_run = 0) {
   std::vector<MultivectorWay> ways{MultivectorWay::as_is};
   if (num_vectors < 2 || nnz == 0) return ways;
+  const bool crowded = crowded_run > 0;
   if (x_row_stride == 1 && y_row_stride == 1) {
     ways.push_back(MultivectorWay::staged);
     if (as_is_kernel != MultivectorKernel::balanced && !gathers_miss) ways.push_back(MultivectorWay::balanced);
-  } else if (x_vector_stride == 1 && as_is_kernel != MultivectorKernel::chunks) {
+  } else if (x_vector_stride == 1 && as_is_kernel != MultivectorKernel::chunks && !crowded) {
     ways.push_back(MultivectorWay::chunks);
   }
   return ways;
@@ -624,7 +638,7 @@ struct CsrStructure {
   double length_squares = 0;          // sum over rows of length^2; 0 where not measured
   double window_lines_per_entry = 0;  // see raw::RowStatistics; 0 where not measured
   double window_reach_bytes = 0;      // see raw::RowStatistics; 0 where not measured
-  int64_t crowded_rows = 0;           // see raw::RowStatistics; 0 where not measured
+  int64_t crowded_run = 0;           // see raw::RowStatistics; 0 where not measured
   double bytes = 0;             // CSR arrays, x and y: the least one SpMV moves
   double x_bytes = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
@@ -692,26 +706,29 @@ inline int latency_bound_lanes(const CsrStructure& s, int wave, int64_t resident
 }
 
 /// A run of rows one block of the raw balanced kernel walks alone (raw::RowStatistics::
-/// crowded_rows: rows that start within one block's 2048 entries, nearly all empty): the block
-/// takes a pass of its threads' count of rows at a time, about raw_balanced_row_pass_seconds a
-/// pass (H100: 9.7 million empty rows of p2p-Gnutella09 x1923 in one run took 33.8 ms where the
-/// matrix in its own order took 0.34 ms, perf_tests/results/h200_plan_locality/lab/row_order/).
-/// Where that walk (estimated from raw::crowded_run_rows + crowded_rows rows) outlasts the raw
-/// vector kernel's longest row at `lanes` lanes (raw_vector_step_seconds a step of 4 loads a
-/// lane), the vector kernel, which gives each row its own lanes, is taken instead.
+/// crowded_run: the longest run of rows that start within one block's 2048 entries, nearly all
+/// empty, found at doubling lengths): the block takes a pass of its threads' count of rows at a
+/// time, about raw_balanced_row_pass_seconds a pass (H100: 9.7 million empty rows of
+/// p2p-Gnutella09 x1923 in one run took 33.8 ms where the matrix in its own order took 0.34 ms,
+/// perf_tests/results/h200_plan_locality/lab/row_order/). The longest run, not the sum of the
+/// runs: the blocks of separate runs walk them at the same time (a first form summed them, and
+/// took the vector kernel on 100 runs of 60000 empty rows beside rows of 60000 entries: 3.1 ms
+/// where KokkosKernels' default took 0.32, perf_tests/results/gpu_crowded_runs/multivector_h200/).
+/// Where that walk outlasts the raw vector kernel's longest row at `lanes` lanes
+/// (raw_vector_step_seconds a step of 4 loads a lane), the vector kernel, which gives each row its
+/// own lanes, is taken instead.
 constexpr double raw_balanced_row_pass_seconds = 0.9e-6;
 constexpr double raw_vector_step_seconds = 0.3e-6;
-/// The seconds one balanced block walks the run alone (0 where crowded_rows is 0); kspmv::Plan
-/// charges its raw balanced candidates the same.
-inline double raw_balanced_walk_seconds(int64_t crowded_rows, int block_threads) {
-  if (crowded_rows <= 0 || block_threads <= 0) return 0.0;
-  const double run_rows = double(raw::crowded_run_rows) + double(crowded_rows);
-  return run_rows / double(block_threads) * raw_balanced_row_pass_seconds;
+/// The seconds one balanced block walks the longest run alone (0 where crowded_run is 0);
+/// kspmv::Plan charges its raw balanced candidates the same.
+inline double raw_balanced_walk_seconds(int64_t crowded_run, int block_threads) {
+  if (crowded_run <= 0 || block_threads <= 0) return 0.0;
+  return double(crowded_run) / double(block_threads) * raw_balanced_row_pass_seconds;
 }
 inline bool crowded_run_outlasts_vector(const CsrStructure& s, int block_threads, int lanes) {
-  if (s.crowded_rows <= 0 || lanes <= 0) return false;
+  if (s.crowded_run <= 0 || lanes <= 0) return false;
   const double vector_row = std::ceil(double(s.longest_row) / (4.0 * lanes)) * raw_vector_step_seconds;
-  return raw_balanced_walk_seconds(s.crowded_rows, block_threads) > vector_row;
+  return raw_balanced_walk_seconds(s.crowded_run, block_threads) > vector_row;
 }
 
 /// The automatic CSR choice, from the structure alone (never from a matrix's name or size class):

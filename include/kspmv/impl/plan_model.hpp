@@ -63,9 +63,9 @@ struct PlanStructure {
   // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
   // automatic call's analysis); 0 where not measured (host backends, cache-resident matrices).
   double lines_per_entry = 0;
-  // Rows in runs too long for one block of the raw balanced kernel (raw::RowStatistics::
-  // crowded_rows, the same analysis); 0 where not measured.
-  int64_t crowded_rows = 0;
+  // The longest run of rows too long for one block of the raw balanced kernel
+  // (raw::RowStatistics::crowded_run, the same analysis); 0 where none or not measured.
+  int64_t crowded_run = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
   double csr16_wide_fraction() const {
     return csr16_sampled_blocks > 0 ? double(csr16_wide_sampled) / double(csr16_sampled_blocks) : 1.0;
@@ -308,7 +308,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
     // A run of rows one balanced block walks alone (launch.hpp: raw_balanced_walk_seconds), the
     // same for every candidate on the raw balanced kernel.
-    const double walk = raw_balanced_walk_seconds(p.crowded_rows, raw_balanced_default_block_threads);
+    const double walk = raw_balanced_walk_seconds(p.crowded_run, raw_balanced_default_block_threads);
     add("raw_csr_balanced", true, "", csr_bytes, 50e-6,
         per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
@@ -327,7 +327,7 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     const double narrow_bytes = double(p.nnz) * (sizeof(typename narrowed<S>::type) + sizeof(O)) +
                                 double(p.rows + 1) * sizeof(Off) + vectors;
     const double rate = raw_available ? k.balanced_float_values : balanced;
-    const double walk = raw_available ? raw_balanced_walk_seconds(p.crowded_rows, raw_balanced_default_block_threads) : 0.0;
+    const double walk = raw_available ? raw_balanced_walk_seconds(p.crowded_run, raw_balanced_default_block_threads) : 0.0;
     add("float_values_balanced", true, "", narrow_bytes, conversion(narrow_bytes),
         per_call(narrow_bytes, rate, walk) + (raw_available ? 0.0 : k.latency));
   }

@@ -147,15 +147,17 @@ struct RowStatistics {
   /// spaced (a few far columns, as a dense first column's, do not count). Gathers scattered over more than the cache holds
   /// miss it whatever their order; 0 when no window was sampled.
   double window_reach_bytes = 0;
-  /// Rows i whose next crowded_run_rows rows all start within balanced_max_entries entries of row
-  /// i's start (offsets[i + crowded_run_rows] - offsets[i] < balanced_max_entries): where there is
-  /// one, a block of the balanced partition owns at least (crowded_run_rows + 1) / 2 rows, nearly
-  /// all empty, which it walks a block's threads of rows at a time. A run of R >
-  /// crowded_run_rows empty rows counts about R - crowded_run_rows.
-  int64_t crowded_rows = 0;
+  /// The longest run of rows starting within balanced_max_entries entries of its first row, found
+  /// at doubling lengths from crowded_run_rows: the largest d = crowded_run_rows * 2^j with
+  /// offsets[i + d] - offsets[i] < balanced_max_entries for some row i (so the longest such run
+  /// holds d to 2d - 1 rows); 0 where no run of crowded_run_rows rows is there. Such a run is
+  /// nearly all empty rows, and one block of the balanced partition owns at least half of it,
+  /// which it walks a block's threads of rows at a time. A maximum, not a sum: the blocks of
+  /// separate runs walk them at the same time.
+  int64_t crowded_run = 0;
 };
 
-/// The run of rows RowStatistics::crowded_rows looks for.
+/// The shortest run of rows RowStatistics::crowded_run looks for.
 constexpr int64_t crowded_run_rows = 32768;
 
 /// Where row_statistics may also write a balanced partition (as balanced_partition does), in
