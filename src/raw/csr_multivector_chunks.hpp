@@ -49,28 +49,17 @@ __global__ void __launch_bounds__(kBlockSize)
 // Where cols or vals are not aligned to the pieces, or the row stride needs 64 bits, the launcher
 // takes the row lanes kernel instead (a second, shuffling form of this kernel doubled its
 // instantiations, the longest compile of the library for HIP).
-// Group values at p into out, every lane of the group loading all of them: pieces of
-// min(16, Group * sizeof(T)) bytes, p aligned to them (piece_aligned).
 template <class T, int Group>
 constexpr int kPieceBytes = Group * int(sizeof(T)) < 16 ? Group * int(sizeof(T)) : 16;
 template <class T, int Group>
 bool piece_aligned(const T* p) {
   return reinterpret_cast<uintptr_t>(p) % kPieceBytes<T, Group> == 0;
 }
+// Group values at p into out, every lane of the group loading all of them: pieces of
+// min(16, Group * sizeof(T)) bytes (kernels.hpp: load_pieces), p aligned to them (piece_aligned).
 template <int Group, class T>
 __device__ __forceinline__ void load_group_run(const T* __restrict__ p, T (&out)[Group]) {
-  constexpr int PieceBytes = kPieceBytes<T, Group>;
-  constexpr int PerPiece = PieceBytes / int(sizeof(T));
-  static_assert(PieceBytes % sizeof(T) == 0 && Group % PerPiece == 0, "whole values a piece, whole pieces");
-  struct alignas(PieceBytes) Piece {
-    T v[PerPiece];
-  };
-#pragma unroll
-  for (int i = 0; i < Group / PerPiece; ++i) {
-    const Piece piece = reinterpret_cast<const Piece*>(p)[i];
-#pragma unroll
-    for (int j = 0; j < PerPiece; ++j) out[i * PerPiece + j] = piece.v[j];
-  }
+  load_pieces<Group, kPieceBytes<T, Group>>(p, out);
 }
 
 // Y = alpha*A*X + beta*Y: group g walks entries [g*Chunk, (g+1)*Chunk), Group at a time (loaded

@@ -235,11 +235,12 @@ __global__ void __launch_bounds__(kBlockSize)
 // requests of the wave's scattered lines. In the split entries on the H200 at 4 and 8 vectors
 // (perf_tests/results/h200_entries_pieces/): 0.975-0.98x the time on heavy_rows but at 8 in
 // LayoutLeft (1.00x), 0.99-1.00x on power_law.
-template <int Count, class T>
-__device__ __forceinline__ void load_pieces(const T* p, T (&out)[Count]) {
-  constexpr int PerPiece = 16 / int(sizeof(T));
-  static_assert(16 % sizeof(T) == 0 && Count % PerPiece == 0, "whole values a piece, whole pieces");
-  struct alignas(16) Piece {
+// (PieceBytes: pieces of another size, p aligned to them.)
+template <int Count, int PieceBytes = 16, class T>
+__device__ __forceinline__ void load_pieces(const T* __restrict__ p, T (&out)[Count]) {
+  constexpr int PerPiece = PieceBytes / int(sizeof(T));
+  static_assert(PieceBytes % sizeof(T) == 0 && Count % PerPiece == 0, "whole values a piece, whole pieces");
+  struct alignas(PieceBytes) Piece {
     T v[PerPiece];
   };
 #pragma unroll
