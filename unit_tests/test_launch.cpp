@@ -187,6 +187,17 @@ TEST(Launch, RawBalancedBlocksOf512WhereRowsShareNoLinesOfX) {
   EXPECT_EQ(raw_balanced_block_threads(1.0, 5161), 256);  // fit2d: long rows, sparsely sampled
 }
 
+TEST(Launch, RawBalancedFewerBlocksWhereGathersMissAtBlocksOf256) {
+  using kspmv::impl::raw_balanced_resident_blocks;
+  EXPECT_EQ(raw_balanced_resident_blocks(0.72, 5, 256), 7);    // PGPgiantcompo
+  EXPECT_EQ(raw_balanced_resident_blocks(0.43, 10, 256), 7);   // email-Enron
+  EXPECT_EQ(raw_balanced_resident_blocks(0.4, 10, 256), 0);
+  EXPECT_EQ(raw_balanced_resident_blocks(0.28, 6, 256), 0);    // crack
+  EXPECT_EQ(raw_balanced_resident_blocks(0.06, 9, 256), 0);    // meshes
+  EXPECT_EQ(raw_balanced_resident_blocks(0.53, 288, 256), 0);  // wood1p: long rows, sparsely sampled
+  EXPECT_EQ(raw_balanced_resident_blocks(0.9, 6, 512), 0);     // 512 threads: as many as fit
+}
+
 TEST(Launch, AutomaticChoiceByAverageRowLength) {
   using kspmv::Algorithm;
   using kspmv::impl::choose_csr_algorithm;
@@ -245,7 +256,10 @@ TEST(Launch, AutomaticCsrKernelFromTheStructure) {
   const auto large = choose_csr_kernel(structure(20000000, 7, 7), cuda);
   EXPECT_EQ(large.kernel, CsrKernel::raw_balanced);
   EXPECT_EQ(large.block_threads, 256);
+  EXPECT_EQ(large.resident_blocks, 7);  // 0.5 lines of x an entry: one block fewer, more L1
   EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 7, 0.9), cuda).block_threads, 512);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 7, 0.9), cuda).resident_blocks, 0);
+  EXPECT_EQ(choose_csr_kernel(structure(20000000, 7, 7, 0.1), cuda).resident_blocks, 0);
   for (const auto& s : {structure(20000000, 7, 9, 0.1, 0.3), structure(20000000, 4, 4, 0.1, 0.0),
                         structure(1000000, 60, 120), structure(1000000, 60, 2000), structure(10000, 5000, 10000)}) {
     const auto choice = choose_csr_kernel(s, cuda);

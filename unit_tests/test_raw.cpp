@@ -70,7 +70,8 @@ TYPED_TEST(Raw, BalancedCsrSuite) {
 
 // spmv picks one launch (rows spanning blocks finished by the last block to reach them) for
 // matrices of up to 4096 blocks, so the suites above never run the two-launch finish: both are
-// run here on the same partition, against the reference and for the same bits.
+// run here on the same partition, against the reference and for the same bits; so are fewer
+// blocks resident a multiprocessor (more L1, the same kernel), and out-of-range counts refused.
 TYPED_TEST(Raw, BalancedOneAndTwoLaunchesAgree) {
   if constexpr (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
     using Device = DeviceOf<TypeParam>;
@@ -84,20 +85,35 @@ TYPED_TEST(Raw, BalancedOneAndTwoLaunchesAgree) {
     const auto x = to_device_vector<double, Device>(x_host, "x");
     for (const int threads : {256, 512}) {
       std::vector<std::vector<double>> results;
-      for (const bool single_pass : {true, false, true}) {  // the counters must be reset after a one-launch call
-        auto y = to_device_vector<double, Device>(y0, "y");
-        const int64_t blocks = A.num_blocks();
+      const int64_t blocks = A.num_blocks();
+      const auto run = [&](bool single_pass, int resident_blocks, const Kokkos::View<double*, Device>& y) {
         kspmv::impl::raw::csr_balanced<double, int, int>(
-            kspmv::impl::native_stream(TypeParam()), single_pass, threads, A.nnz(), A.entries_per_block(), blocks,
-            A.block_first_row.data(), A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(),
-            x.data(), y.data(), A.partial_sums.data(), A.partial_sums.data() + blocks, A.arrivals.data(), 2.0, -1.0);
+            kspmv::impl::native_stream(TypeParam()), single_pass, threads, resident_blocks, A.nnz(),
+            A.entries_per_block(), blocks, A.block_first_row.data(), A.csr.row_offsets.data(),
+            A.csr.col_indices.data(), A.csr.values.data(), x.data(), y.data(), A.partial_sums.data(),
+            A.partial_sums.data() + blocks, A.arrivals.data(), 2.0, -1.0);
+      };
+      // the counters must be reset after a one-launch call
+      const std::pair<bool, int> runs[] = {{true, 0}, {false, 0}, {true, 0}, {true, 3}, {false, 1}};
+      for (const auto& [single_pass, resident_blocks] : runs) {
+        auto y = to_device_vector<double, Device>(y0, "y");
+        run(single_pass, resident_blocks, y);
         TypeParam().fence();
         results.push_back(to_std_vector(y));
         EXPECT_TRUE(matches_reference(results.back(), reference_spmv(2.0, h, x_host, -1.0, y0)))
-            << single_pass << " " << threads;
+            << single_pass << " " << threads << " " << resident_blocks;
       }
-      EXPECT_EQ(results[0], results[1]) << threads;
-      EXPECT_EQ(results[0], results[2]) << threads;
+      for (size_t i = 1; i < results.size(); ++i) EXPECT_EQ(results[0], results[i]) << threads << " run " << i;
+      auto y = to_device_vector<double, Device>(y0, "y");
+      for (const int resident_blocks : {-1, 33}) {
+        std::string message;
+        try {
+          run(true, resident_blocks, y);
+        } catch (const std::invalid_argument& e) {
+          message = e.what();
+        }
+        EXPECT_NE(message.find("blocks resident a multiprocessor"), std::string::npos) << resident_blocks << ": " << message;
+      }
     }
   } else {
     GTEST_SKIP() << "no raw kernels on this backend";

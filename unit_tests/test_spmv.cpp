@@ -349,7 +349,7 @@ TYPED_TEST(Spmv, InvalidOptionsThrow) {
   o.rows_per_thread = -2;
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, o); },
                                                  "negative tunable in SpmvOptions (team_size -1, lanes_per_row 1, "
-                                                 "rows_per_thread -2)"));
+                                                 "rows_per_thread -2,"));
 }
 
 #ifdef KSPMV_HAVE_KOKKOSKERNELS
@@ -417,13 +417,22 @@ TEST_F(SpmvBadArgument, XHasWrongLengthInEveryOverload) {
 
 // Each negative tunable on its own (InvalidOptionsThrow sets two at once).
 TEST_F(SpmvBadArgument, EachNegativeTunable) {
-  kspmv::SpmvOptions team{kspmv::Algorithm::csr_vector}, lanes = team, rows = team;
+  kspmv::SpmvOptions team{kspmv::Algorithm::csr_vector}, lanes = team, rows = team, resident = team;
   team.team_size = -1;
   lanes.lanes_per_row = -2;
   rows.rows_per_thread = -3;
+  resident.resident_blocks = -4;
   EXPECT_TRUE(refuses("N", A, team, "negative tunable in SpmvOptions (team_size -1,"));
   EXPECT_TRUE(refuses("N", A, lanes, "negative tunable in SpmvOptions (team_size 0, lanes_per_row -2,"));
-  EXPECT_TRUE(refuses("N", A, rows, "negative tunable in SpmvOptions (team_size 0, lanes_per_row 0, rows_per_thread -3)"));
+  EXPECT_TRUE(refuses("N", A, rows, "negative tunable in SpmvOptions (team_size 0, lanes_per_row 0, rows_per_thread -3,"));
+  EXPECT_TRUE(refuses("N", A, resident,
+                      "negative tunable in SpmvOptions (team_size 0, lanes_per_row 0, rows_per_thread 0, "
+                      "resident_blocks -4)"));
+  // A launch tunable with the automatic algorithm, or in mode T, is refused as well.
+  kspmv::SpmvOptions automatic;
+  automatic.resident_blocks = 7;
+  EXPECT_TRUE(refuses("N", A, automatic, "resident_blocks) need an explicit algorithm"));
+  EXPECT_TRUE(refuses("T", A, automatic, "resident_blocks) do not apply to mode T"));
 }
 
 // An algorithm of another format, one assertion per format (ELLPACK and Csr16Matrix: cases.hpp).

@@ -191,6 +191,7 @@ class Plan {
   SpmvOptions m_options;
   PlanReport m_report;
   int m_balanced_threads = 0;  // raw balanced CSR's threads per block; 0: its default
+  int m_balanced_resident_blocks = 0;  // its blocks a multiprocessor holds at once; 0: as many as fit
   impl::Operation m_operation = impl::Operation::none;
   std::shared_ptr<const Plan> m_transposed;  // the plan of op(A) formed explicitly, if kept
 
@@ -241,6 +242,7 @@ class Plan {
     if (name == "raw_csr_balanced") {
       SpmvOptions raw{Algorithm::raw};
       raw.team_size = m_balanced_threads;
+      raw.resident_blocks = m_balanced_resident_blocks;
       return {Matrix(kspmv::convert<BalancedCsrMatrix>(m_csr, convert)), raw};
     }
     // Blocks of 256 threads whatever the gathers: on ca-CondMat x274 (0.8 lines of x an entry,
@@ -302,10 +304,15 @@ class Plan {
       const double lines = s.window_lines_per_entry;
       const int threads = impl::raw_balanced_block_threads(lines, s.average_row());
       m_balanced_threads = threads == impl::raw_balanced_default_block_threads ? 0 : threads;
+      m_balanced_resident_blocks = impl::raw_balanced_resident_blocks(lines, s.average_row(), threads);
       const PlanCandidate* balanced = find(m_report.candidates, "raw_csr_balanced");
       for (PlanCandidate& c : m_report.candidates) {
         if (c.name == "raw_csr_balanced" && m_balanced_threads != 0) {
           c.note = std::to_string(m_balanced_threads) + " threads a block: windows of rows gather " +
+                   std::to_string(lines) + " distinct lines of x an entry";
+        }
+        if (c.name == "raw_csr_balanced" && m_balanced_resident_blocks != 0) {
+          c.note = std::to_string(m_balanced_resident_blocks) + " blocks a multiprocessor (more L1): windows of rows gather " +
                    std::to_string(lines) + " distinct lines of x an entry";
         }
         // Where the gathers of x miss the caches (the rule that gives CSR 512 threads), they, not

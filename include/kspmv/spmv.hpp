@@ -107,10 +107,11 @@ void check_dimensions(const Matrix& A, const XView& x, const YView& y, Operation
 }
 
 inline void check_options(const SpmvOptions& o) {
-  if (o.team_size < 0 || o.lanes_per_row < 0 || o.rows_per_thread < 0) {
+  if (o.team_size < 0 || o.lanes_per_row < 0 || o.rows_per_thread < 0 || o.resident_blocks < 0) {
     throw std::invalid_argument("kspmv::spmv: negative tunable in SpmvOptions (team_size " + std::to_string(o.team_size) +
                                 ", lanes_per_row " + std::to_string(o.lanes_per_row) + ", rows_per_thread " +
-                                std::to_string(o.rows_per_thread) + "); 0 means automatic");
+                                std::to_string(o.rows_per_thread) + ", resident_blocks " +
+                                std::to_string(o.resident_blocks) + "); 0 means automatic");
   }
 }
 
@@ -189,7 +190,7 @@ void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const Balanc
     const auto sums = balanced_partial_sums<Y>(A);
     raw::csr_balanced<Y, O, Off, S>(native_stream(space), raw_balanced_single_pass(blocks),
                                     options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
-                                    int64_t(A.nnz()), A.entries_per_block(), blocks, A.block_first_row.data(),
+                                    options.resident_blocks, int64_t(A.nnz()), A.entries_per_block(), blocks, A.block_first_row.data(),
                                     A.csr.row_offsets.data(), A.csr.col_indices.data(), A.csr.values.data(), x.data(),
                                     y.data(), sums.data(), sums.data() + blocks, A.arrivals.data(), alpha, beta);
   }
@@ -223,6 +224,7 @@ void run_csr_choice(const ExecSpace& space, const Analysis& analysis, vector_sca
       SpmvOptions balanced;  // automatic: the raw kernel where it can run, the Kokkos one otherwise
       if (choice.kernel == CsrKernel::balanced) balanced.algorithm = Algorithm::csr_balanced;
       balanced.team_size = choice.block_threads;
+      balanced.resident_blocks = choice.resident_blocks;
       dispatch(space, alpha, analysis.balanced(space, A), x, beta, y, balanced);
       return;
     }
@@ -242,9 +244,11 @@ void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const CsrMat
               const YView& y, const SpmvOptions& options) {
   switch (options.algorithm) {
     case Algorithm::automatic:
-      if (options.team_size != 0 || options.lanes_per_row != 0 || options.rows_per_thread != 0) {
+      if (options.team_size != 0 || options.lanes_per_row != 0 || options.rows_per_thread != 0 ||
+          options.resident_blocks != 0) {
         throw std::invalid_argument(
-            "kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread) need an explicit algorithm; "
+            "kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread, resident_blocks) need an explicit "
+            "algorithm; "
             "the automatic one chooses its own");
       }
       {
@@ -320,7 +324,7 @@ void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const Csr16M
     const int64_t blocks = int64_t(A.num_blocks());
     raw::csr16_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
                                    options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
-                                   int64_t(A.nnz()), blocks, A.block_first_row.data(), A.row_offsets.data(),
+                                   options.resident_blocks, int64_t(A.nnz()), blocks, A.block_first_row.data(), A.row_offsets.data(),
                                    A.col_low.data(), A.block_base.data(), A.wide_offset.data(), A.col_high.data(),
                                    A.values.data(), x.data(), y.data(), A.partial_sums.data(),
                                    A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
@@ -406,8 +410,9 @@ inline void check_transpose_options(const SpmvOptions& o, Algorithm allowed, con
     throw std::invalid_argument(std::string("kspmv::spmv: algorithm ") + to_string(o.algorithm) +
                                 " does not apply to mode T on a " + format + " matrix");
   }
-  if (o.team_size != 0 || o.lanes_per_row != 0 || o.rows_per_thread != 0) {
-    throw std::invalid_argument("kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread) do not apply to mode T");
+  if (o.team_size != 0 || o.lanes_per_row != 0 || o.rows_per_thread != 0 || o.resident_blocks != 0) {
+    throw std::invalid_argument(
+        "kspmv::spmv: launch tunables (team_size, lanes_per_row, rows_per_thread, resident_blocks) do not apply to mode T");
   }
 }
 
@@ -424,8 +429,9 @@ inline void check_csr_transpose_options(const SpmvOptions& o) {
       a != Algorithm::csr_transposed) {
     check_transpose_options(o, Algorithm::automatic, "CSR");
   }
-  check_transpose_options(SpmvOptions{Algorithm::automatic, o.team_size, o.lanes_per_row, o.rows_per_thread},
-                          Algorithm::automatic, "CSR");
+  check_transpose_options(
+      SpmvOptions{Algorithm::automatic, o.team_size, o.lanes_per_row, o.rows_per_thread, o.resident_blocks},
+      Algorithm::automatic, "CSR");
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -529,7 +535,7 @@ void dispatch_multivector(const ExecSpace& space, Operation op, vector_scalar_t<
     return;
   }
   const Algorithm a = options.algorithm;
-  const bool tunables = options.team_size != 0 || options.rows_per_thread != 0 ||
+  const bool tunables = options.team_size != 0 || options.rows_per_thread != 0 || options.resident_blocks != 0 ||
                         (options.lanes_per_row != 0 && a != Algorithm::raw);
   if (op == Operation::transpose) {
     if ((a != Algorithm::automatic && a != Algorithm::csr_vector) || tunables || options.lanes_per_row != 0) {
@@ -910,7 +916,10 @@ std::string automatic_choice(const ExecSpace&, const CsrMatrix<S, O, Off, D>& A)
   const impl::CsrChoice& c = analysis->choice;
   std::string launch;
   if (c.kernel == impl::CsrKernel::raw_vector) launch = ", " + std::to_string(c.lanes_per_row) + " lanes a row";
-  if (c.kernel == impl::CsrKernel::raw_balanced) launch = ", " + std::to_string(c.block_threads) + " threads a block";
+  if (c.kernel == impl::CsrKernel::raw_balanced) {
+    launch = ", " + std::to_string(c.block_threads) + " threads a block";
+    if (c.resident_blocks > 0) launch += ", " + std::to_string(c.resident_blocks) + " blocks a multiprocessor";
+  }
   return std::string(impl::to_string(c.kernel)) + launch + ": " + c.reason;
 }
 template <class S, class O, class Off, class D>

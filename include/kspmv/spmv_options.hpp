@@ -47,6 +47,9 @@ struct SpmvOptions {
                           ///< per block, 256 (automatic) or 512 (for gathers of x that miss the caches)
   int lanes_per_row = 0;  ///< csr_vector and raw CSR: vector lanes reducing one row; a power of two <= warp width
   int rows_per_thread = 0;  ///< csr_vector: consecutive rows one team thread handles
+  int resident_blocks = 0;  ///< raw balanced CSR on NVIDIA GPUs: blocks a multiprocessor holds at once
+                            ///< (0: as many as fit, up to 32); fewer leave more of the unified L1 and
+                            ///< shared memory to L1, for gathers of x
 };
 
 }  // namespace kspmv

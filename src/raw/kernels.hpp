@@ -934,29 +934,85 @@ inline bool current_device_launches_dependents() {
 }
 #endif
 
+#if !defined(KSPMV_RAW_HIP)
+// The carveout (percent of the largest shared memory of a multiprocessor) that holds `blocks`
+// blocks of `kernel` (Threads a block; 0: as many as its threads and registers allow) and no
+// more: NVIDIA's L1 and shared memory share one array (256 KB on the H100 and H200), and what
+// shared memory does not take is L1, where gathers of x hit. Asked once a device and kernel;
+// -1 (the driver's choice) where the device does not say.
+template <int Threads, class... Params>
+int shared_carveout_holding(void (*kernel)(Params...), int blocks) {
+  constexpr int kDevices = 64, kMostBlocks = 32;
+  static std::atomic<signed char> known[kDevices][kMostBlocks + 1];  // percent + 1; 0: not asked yet
+  int device = 0;
+  if (blocks < 0 || blocks > kMostBlocks || cudaGetDevice(&device) != cudaSuccess || device < 0 ||
+      device >= kDevices)
+    return -1;
+  signed char k = known[device][blocks].load(std::memory_order_relaxed);
+  if (k == 0) {
+    cudaFuncAttributes attributes;
+    int per_multiprocessor = 0, reserved = 0, fit = blocks;
+    if (cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess &&
+        cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) ==
+            cudaSuccess &&
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) == cudaSuccess &&
+        (blocks > 0 || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, Threads, 0) == cudaSuccess) &&
+        per_multiprocessor > 0 && fit > 0) {
+      const int64_t need = int64_t(fit) * (int64_t(attributes.sharedSizeBytes) + reserved);
+      const int64_t percent = (need * 100 + per_multiprocessor - 1) / per_multiprocessor;
+      k = static_cast<signed char>((percent < 100 ? percent : 100) + 1);
+    } else {
+      (void)cudaGetLastError();
+      return -1;  // asked again next time
+    }
+    known[device][blocks].store(k, std::memory_order_relaxed);
+  }
+  return k - 1;
+}
+#endif
+
 // Launches kernel (Threads a block) as a dependent of the kernel before it in the stream where
 // the device has programmatic dependent launch (CUDA 12, sm_90 and later; the kernel calls
 // wait_for_prior_grid before it touches memory that kernel may use): its blocks are then placed
 // while that kernel's last blocks run, instead of after. Elsewhere an ordinary launch.
+// shared_carveout >= 0: the launch asks for that split of L1 and shared memory (CUDA 12.4 and
+// later; shared_carveout_holding); AMD GPUs, whose L1 is apart from shared memory, ignore it.
 template <int Threads, class... Params, class... Args>
-void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type stream, Args... args) {
+void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type stream, int shared_carveout,
+                      Args... args) {
 #if defined(KSPMV_RAW_HIP) || CUDART_VERSION < 12000
+  (void)shared_carveout;
   kernel<<<blocks, Threads, 0, stream>>>(args...);
 #else
-  if (!current_device_launches_dependents()) {
+  const bool dependent = current_device_launches_dependents();
+#if CUDART_VERSION >= 12040
+  const bool carveout = shared_carveout >= 0;
+#else
+  const bool carveout = false;
+#endif
+  if (!dependent && !carveout) {
     kernel<<<blocks, Threads, 0, stream>>>(args...);
     return;
   }
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute[2];
+  unsigned attributes = 0;
+  if (dependent) {
+    attribute[attributes].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[attributes++].val.programmaticStreamSerializationAllowed = 1;
+  }
+#if CUDART_VERSION >= 12040
+  if (carveout) {
+    attribute[attributes].id = cudaLaunchAttributePreferredSharedMemoryCarveout;
+    attribute[attributes++].val.sharedMemCarveout = unsigned(shared_carveout);
+  }
+#endif
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(Threads);
   config.dynamicSmemBytes = 0;
   config.stream = stream;
   config.attrs = attribute;
-  config.numAttrs = 1;
+  config.numAttrs = attributes;
   if (cudaLaunchKernelEx(&config, kernel, Params(args)...) == cudaSuccess) return;
   // Not launched (a stream capture of a runtime that takes no dependent launch, say): the error
   // cleared, an ordinary launch, whose own errors check_launch reports.
@@ -1051,24 +1107,39 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
 // launches in one call (perf_tests/results/h200_balanced_pdl/), the plain call took 0.983x the
 // time over the 53 replicated real matrices (geometric mean of two rounds, each matrix 0.97-1.00x),
 // the carry alone a dependent 0.989x.
+//
+// resident_blocks: the blocks of the balanced kernel a multiprocessor holds at once, 0 as many as
+// its threads and registers allow; the launch asks for the least shared memory that holds them,
+// leaving the rest to L1 (shared_carveout_holding). Left to itself, the driver gave 512 threads
+// a block 132 KB of shared memory where 100 KB held all 4 blocks (Nsight Compute on the H200);
+// with 100 KB the L1 hit rate of ca-CondMat x274 went from 16% to 18% and the kernel took 0.993x
+// the time over 24 replicated real matrices (0.963-0.984x on the four graphs it is chosen for);
+// 8 blocks of 256 threads take the same 164 KB as the driver's
+// (perf_tests/results/h200_balanced_carveout/).
 template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns,
           class V>
-void launch_csr_balanced(stream_type stream, int64_t nnz, int64_t entries_per_block, int64_t num_blocks,
-                         const O* first_row, const Off* offsets, const Columns& cols, const V* vals, const S* x, S* y,
-                         S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
-  launch_dependent<BlockSize>(csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass, S, O, Off, Columns, V>,
-                              unsigned(num_blocks), stream, nnz, entries_per_block, first_row, offsets, cols, vals, x,
-                              y, head_sum, tail_sum, arrivals, alpha, beta);
+void launch_csr_balanced(stream_type stream, int resident_blocks, int64_t nnz, int64_t entries_per_block,
+                         int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
+                         const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  const auto kernel = csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass, S, O, Off, Columns, V>;
+#if defined(KSPMV_RAW_HIP)
+  const int carveout = -1;
+  (void)resident_blocks;
+#else
+  const int carveout = shared_carveout_holding<BlockSize>(kernel, resident_blocks);
+#endif
+  launch_dependent<BlockSize>(kernel, unsigned(num_blocks), stream, carveout, nnz, entries_per_block, first_row,
+                              offsets, cols, vals, x, y, head_sum, tail_sum, arrivals, alpha, beta);
   check_launch("csr_balanced");
   if (SinglePass || num_blocks < 2) return;
   launch_dependent<kBlockSize>(csr_balanced_carry_kernel<WaveSize, BetaIsZero, S, O, Off>, blocks_for(num_blocks), stream,
-                   num_blocks, entries_per_block, first_row, offsets, y, static_cast<const S*>(head_sum),
+                   -1, num_blocks, entries_per_block, first_row, offsets, y, static_cast<const S*>(head_sum),
                    static_cast<const S*>(tail_sum), alpha, beta);
   check_launch("csr_balanced_carry");
 }
 
 template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns, class V>
-void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int64_t entries_per_block,
+void launch_csr_balanced(stream_type stream, bool single_pass, int resident_blocks, int64_t nnz, int64_t entries_per_block,
                          int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
                          const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   const bool zero = beta == S(0);
@@ -1076,13 +1147,13 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int64_t nnz, int6
                                     : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns, V>)
                      : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns, V>
                                     : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns, V>);
-  launch(stream, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
-         arrivals, alpha, beta);
+  launch(stream, resident_blocks, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum,
+         tail_sum, arrivals, alpha, beta);
 }
 
 // V, the values' type: S, or float with S double (mixed precision: the products and sums in S).
 template <int WaveSize, class S, class O, class Off, class Columns, class V>
-void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int64_t nnz,
+void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
                          const Columns& cols, const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
                          S alpha, S beta) {
@@ -1094,10 +1165,14 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
     throw std::invalid_argument("kspmv raw csr_balanced: " + std::to_string(block_threads) +
                                 " threads a block; the kernel runs 256 or 512");
   }
+  if (resident_blocks < 0 || resident_blocks > 32) {
+    throw std::invalid_argument("kspmv raw csr_balanced: " + std::to_string(resident_blocks) +
+                                " blocks resident a multiprocessor; 0 (as many as fit) to 32");
+  }
   if (num_blocks == 0) return;
   (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns, V>
                         : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns, V>)(
-      stream, single_pass, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
+      stream, single_pass, resident_blocks, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
       arrivals, alpha, beta);
 }
 

@@ -31,20 +31,22 @@ static_assert(kBalancedMaxEntries == balanced_max_entries, "the raw balanced ker
 static_assert(kCrowdedRunRows == crowded_run_rows, "row_statistics' runs and its API disagree");
 
 template <class S, class O, class Off, class V>
-void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block,
-                  int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const V* vals, const S* x,
+void csr_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
+                  int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets, const O* cols, const V* vals, const S* x,
                   S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
-  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, nnz, entries_per_block,
+  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, resident_blocks, nnz,
+                                 entries_per_block,
                                  num_blocks, first_row, offsets, CsrColumns<O>{cols}, vals, x, y, head_sum, tail_sum,
                                  arrivals, alpha, beta);
 }
 
 template <class S, class O, class Off>
-void csr16_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t num_blocks,
+void csr16_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
+                    int64_t num_blocks,
                     const O* first_row, const Off* offsets, const uint16_t* col_low, const O* block_base,
                     const int64_t* wide_offset, const uint16_t* col_high, const S* vals, const S* x, S* y,
                     S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
-  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, nnz,
+  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, resident_blocks, nnz,
                                  kBalancedMaxEntries, num_blocks, first_row, offsets,
                                  Csr16Columns<O>{col_low, block_base, wide_offset, col_high}, vals, x, y, head_sum,
                                  tail_sum, arrivals, alpha, beta);

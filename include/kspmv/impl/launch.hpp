@@ -470,6 +470,27 @@ inline int raw_balanced_block_threads(double window_lines_per_entry, double aver
              : raw_balanced_default_block_threads;
 }
 
+/// Blocks of the raw balanced kernel a multiprocessor holds at once, 0 for as many as fit: the
+/// launch asks for the least shared memory that holds them, and NVIDIA's L1 is what shared
+/// memory leaves of one 256 KB array (raw::csr_balanced; AMD's L1 is apart: ignored there). A
+/// block of 256 threads stages 18.7 KB: 8 fit, leaving about 92 KB of L1 on the H200; 7 leave
+/// about 124 KB. Where windows of 32 rows gather more than 0.4 distinct lines of x an entry and
+/// the block has 256 threads (up to 0.75 lines, or rows of more than 16 entries, whose samples
+/// overstate the lines: raw_balanced_block_threads), 7: measured on the H200 in one call
+/// (perf_tests/results/h200_balanced_carveout/call2), 7 blocks took 0.956-0.975x the time of 8
+/// on the graphs at 0.43-0.72 lines (email-Enron, ct2010, bcspwr10, p2p-Gnutella09,
+/// PGPgiantcompo, replicated to 50 million entries) and wiki-Vote x1000, 0.996x on crack (0.28)
+/// and 1.018-1.045x on the meshes under 0.2 lines, where gathers hit L1 anyway and the eighth
+/// block's loads in flight count more; wood1p (0.53 lines, 288 entries a row) 1.03x.
+constexpr double raw_balanced_fewer_blocks_min_lines_per_entry = 0.4;
+constexpr int raw_balanced_fewer_blocks = 7;
+inline int raw_balanced_resident_blocks(double window_lines_per_entry, double average_row, int block_threads) {
+  return block_threads == 256 && window_lines_per_entry > raw_balanced_fewer_blocks_min_lines_per_entry &&
+                 average_row <= raw_balanced_512_max_average
+             ? raw_balanced_fewer_blocks
+             : 0;
+}
+
 /// Whether the raw balanced kernel finishes rows spanning blocks in its own launch (the last
 /// block to reach such a row adds the partials) rather than in a second kernel. Measured on the
 /// H200: one launch took 6.4-8.7 us on the cache-resident matrices against 9.1-10.5 us for two,
@@ -664,6 +685,7 @@ struct CsrChoice {
   CsrKernel kernel = CsrKernel::thread_per_row;
   int lanes_per_row = 1;  // raw_vector
   int block_threads = 0;  // raw_balanced: 256 or 512
+  int resident_blocks = 0;  // raw_balanced: blocks a multiprocessor holds at once, 0 as many as fit
   std::string reason;
 };
 
@@ -737,7 +759,8 @@ inline bool crowded_run_outlasts_vector(const CsrStructure& s, int block_threads
 ///   while its longest row takes at most raw_vector_max_steps steps, the balanced partition
 ///   beyond;
 /// - GPUs with the raw kernels, larger matrices: raw balanced CSR, with 512 threads a block
-///   where neighbouring rows share no lines of x (raw_balanced_block_threads). Since its stage
+///   where neighbouring rows share no lines of x (raw_balanced_block_threads), 7 blocks a
+///   multiprocessor instead of 8 where they share few (raw_balanced_resident_blocks). Since its stage
 ///   lost its predicates and 64-bit divisions and took the rows' offsets with the entries (issue
 ///   15), no other CSR kernel beat it by more than 7% on a large matrix of the H200 record
 ///   (perf_tests/results/h200: the 6 generated and 7 replicated matrices of the suite, 46 real
@@ -789,6 +812,7 @@ inline CsrChoice choose_csr_kernel(const CsrStructure& s, const CsrBackend& b) {
     }
     c.kernel = CsrKernel::raw_balanced;
     c.block_threads = threads;
+    c.resident_blocks = raw_balanced_resident_blocks(s.window_lines_per_entry, average, threads);
     c.reason = "bandwidth-bound; balanced partition";
     return c;
   }

@@ -100,10 +100,13 @@ constexpr int64_t balanced_max_entries = 2048;
 /// num_blocks partials each, arrivals num_blocks counters that are zero before and after a call.
 /// single_pass: rows spanning blocks are finished by the last block to reach them (one launch)
 /// rather than by a second kernel. block_threads: 256, or 512 to leave twice the L1 for x (for
-/// gathers that miss the caches; see launch.hpp: raw_balanced_block_threads). V, the values'
-/// type: S, or float with S double (supports_mixed; products and sums in S).
+/// gathers that miss the caches; see launch.hpp: raw_balanced_block_threads). resident_blocks:
+/// the blocks a multiprocessor holds at once (0: as many as fit); the launch asks for the least
+/// shared memory that holds them, the rest of NVIDIA's unified L1 and shared memory being L1
+/// (ignored on AMD GPUs; see launch.hpp: raw_balanced_resident_blocks). V, the values' type: S,
+/// or float with S double (supports_mixed; products and sums in S).
 template <class S, class O, class Off, class V = S>
-void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
+void csr_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz, int64_t entries_per_block, int64_t num_blocks, const O* first_row,
                   const Off* offsets, const O* cols, const V* vals, const S* x, S* y, S* head_sum, S* tail_sum,
                   int* arrivals, S alpha, S beta);
 
@@ -111,9 +114,9 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz
 /// balanced_max_entries entries are the blocks of this load-balanced kernel): the columns of
 /// block b are block_base[b] + col_low[k] (wide_offset[b] < 0) or block_base[b] +
 /// col_high[wide_offset[b] + k - b*balanced_max_entries] * 65536 + col_low[k]. The partition,
-/// workspace, single_pass and block_threads are those of csr_balanced.
+/// workspace, single_pass, block_threads and resident_blocks are those of csr_balanced.
 template <class S, class O, class Off>
-void csr16_balanced(void* stream, bool single_pass, int block_threads, int64_t nnz, int64_t num_blocks,
+void csr16_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz, int64_t num_blocks,
                     const O* first_row, const Off* offsets, const uint16_t* col_low, const O* block_base,
                     const int64_t* wide_offset, const uint16_t* col_high, const S* vals, const S* x, S* y,
                     S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta);
