@@ -386,7 +386,10 @@ TYPED_TEST(CgTest, FloatSpmvReachesTheDoubleTolerance) {
         EXPECT_LE(result.residual_history.back(), tolerance);
         EXPECT_GE(result.iterations, expected.iterations - 4);
         EXPECT_LE(result.iterations, 2 * expected.iterations + 10);
-        EXPECT_LE(relative_difference(to_std_vector(x), expected.x), 1e-6);
+        // Both solutions leave ||b - A x|| <= tolerance ||b||, so they may differ by 2 cond(A)
+        // tolerance relative to x (cond(A) near 70 for the Poisson matrix): at 1e-6 the bound is
+        // 200 x the tolerance (one seed gave 1.03e-6 there), at the tighter ones 1e-6 as before.
+        EXPECT_LE(relative_difference(to_std_vector(x), expected.x), std::max(1e-6, 200 * tolerance));
       }
     }
   }
