@@ -975,7 +975,7 @@ int shared_carveout_holding(void (*kernel)(Params...), int blocks) {
 // the device has programmatic dependent launch (CUDA 12, sm_90 and later; the kernel calls
 // wait_for_prior_grid before it touches memory that kernel may use): its blocks are then placed
 // while that kernel's last blocks run, instead of after. Elsewhere an ordinary launch.
-// shared_carveout >= 0: the launch asks for that split of L1 and shared memory (CUDA 12.4 and
+// shared_carveout >= 0: the launch asks for that split of L1 and shared memory (CUDA 12.6 and
 // later; shared_carveout_holding); AMD GPUs, whose L1 is apart from shared memory, ignore it.
 template <int Threads, class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type stream, int shared_carveout,
@@ -985,7 +985,7 @@ void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type st
   kernel<<<blocks, Threads, 0, stream>>>(args...);
 #else
   const bool dependent = current_device_launches_dependents();
-#if CUDART_VERSION >= 12040
+#if CUDART_VERSION >= 12060
   const bool carveout = shared_carveout >= 0;
 #else
   const bool carveout = false;
@@ -1000,7 +1000,7 @@ void launch_dependent(void (*kernel)(Params...), unsigned blocks, stream_type st
     attribute[attributes].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute[attributes++].val.programmaticStreamSerializationAllowed = 1;
   }
-#if CUDART_VERSION >= 12040
+#if CUDART_VERSION >= 12060
   if (carveout) {
     attribute[attributes].id = cudaLaunchAttributePreferredSharedMemoryCarveout;
     attribute[attributes++].val.sharedMemCarveout = unsigned(shared_carveout);
