@@ -264,17 +264,19 @@ __device__ __forceinline__ void load_pieces(const T* __restrict__ p, T (&out)[Co
 // scaled by beta: a plain add for a row that begins and ends inside the wave's entries (no other
 // wave touches it), an atomic add for the wave's first row and the row it carries past its last
 // entry, whose last bits may then change from run to run.
-// At least 4 blocks of kBlockSize threads resident a multiprocessor (64 registers a thread): with
-// 8 vectors a pass in double with 32-bit indices the compiler took 78 registers, 3 blocks fitted,
-// and a quarter fewer waves had their gathers of a scattered X (each a trip to DRAM) in flight.
-// On the H200 (perf_tests/results/h200_entries_occupancy/) at 8 vectors: 0.905x the time on
-// heavy_rows in LayoutLeft, 0.935x in LayoutRight, 0.922x on power_law in LayoutLeft, the rest
-// 0.99-1.01x (4 vectors take 55 registers anyway); 12-20 bytes a thread spilled. HIP's second
-// bound means something else (KSPMV_RAW_BALANCED_BOUNDS): not given there.
+// At least kEntriesMinBlocks blocks of kBlockSize threads resident a multiprocessor (64 registers
+// a thread): with 8 vectors a pass in double with 32-bit indices the compiler took 78 registers,
+// 3 blocks fitted, and a quarter fewer waves had their gathers of a scattered X (each a trip to
+// DRAM) in flight. On the H200 beside the kernel before (perf_tests/results/h200_entries_occupancy/)
+// at 8 vectors: 0.901x the time on heavy_rows in LayoutLeft, 0.929x in LayoutRight, 0.919x on
+// power_law in LayoutLeft, 0.99-1.01x elsewhere (4 vectors a pass took 55 registers before); 12-20
+// bytes a thread spilled. HIP's second bound means something else (KSPMV_RAW_BALANCED_BOUNDS):
+// not given there.
+constexpr int kEntriesMinBlocks = 4;
 #if defined(KSPMV_RAW_HIP)
 #define KSPMV_RAW_ENTRIES_BOUNDS __launch_bounds__(kBlockSize)
 #else
-#define KSPMV_RAW_ENTRIES_BOUNDS __launch_bounds__(kBlockSize, 2048 / (2 * kBlockSize))
+#define KSPMV_RAW_ENTRIES_BOUNDS __launch_bounds__(kBlockSize, kEntriesMinBlocks)
 #endif
 template <int WaveSize, int Columns, class S, class O, class Off>
 __global__ void KSPMV_RAW_ENTRIES_BOUNDS
