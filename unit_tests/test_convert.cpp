@@ -1,5 +1,5 @@
 // kspmv::convert and kspmv::to_csr across formats: the same matrix through every format gives
-// the same y, conversions keep sizes, and empty shapes convert.
+// the same y, conversions keep sizes, empty shapes convert, and the row-length histogram counts.
 #include <kspmv/convert.hpp>
 #include <kspmv/generate.hpp>
 
@@ -114,6 +114,36 @@ TYPED_TEST(Convert, ConjugateTransposeOfComplexValues) {
 // field, whichever format the options go to (ELLPACK here, though only max_fill_ratio is its).
 // The limits a matrix exceeds are tested with their formats (test_ell, test_blocked_ell,
 // test_dia, test_csr16). to_csr takes any matrix of a kspmv format. Default backend only.
+// The row-length histogram behind HYB's width and the plan's analysis (impl/convert_common.hpp:
+// length_histogram) against a host count: a run of one length (a stencil), rows alternating
+// between two lengths (each thread's runs short), random lengths up to 3000 (bins past the 1024 a
+// team counts in scratch), empty rows; capped at the true longest row, below it, and at 6.
+TYPED_TEST(Convert, RowLengthHistogramCountsEveryRow) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  std::vector<int64_t> lengths(5000, 7);
+  for (int i = 0; i < 5000; ++i) lengths.push_back(i % 3 == 0 ? 1 : 6);
+  std::uniform_int_distribution<int64_t> spread(0, 3000);
+  for (int i = 0; i < 3000; ++i) lengths.push_back(spread(rng));
+  lengths.insert(lengths.end(), 100, 0);
+  Kokkos::View<int*, Device> offsets("offsets", lengths.size() + 1);
+  auto host_offsets = Kokkos::create_mirror_view(offsets);
+  host_offsets(0) = 0;
+  for (size_t i = 0; i < lengths.size(); ++i) host_offsets(i + 1) = host_offsets(i) + int(lengths[i]);
+  Kokkos::deep_copy(offsets, host_offsets);
+  const int64_t longest = *std::max_element(lengths.begin(), lengths.end());
+  const kspmv::impl::RowLengthsOf<decltype(offsets)> device_lengths{offsets};
+  for (const int64_t cap : {longest, int64_t(500), int64_t(6)}) {
+    SCOPED_TRACE("cap " + std::to_string(cap));
+    std::vector<int64_t> expected(size_t(cap) + 1, 0);
+    for (const int64_t len : lengths) ++expected[size_t(std::min(len, cap))];
+    const auto histogram = kspmv::impl::length_histogram<TypeParam>(device_lengths, cap);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
+    ASSERT_EQ(got.extent(0), expected.size());
+    for (size_t b = 0; b < expected.size(); ++b) EXPECT_EQ(got(b), expected[b]) << "rows of length " << b;
+  }
+}
+
 TEST(ConvertBadArgument, OptionsOutOfRange) {
   const auto A = kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5());
   struct Case {
