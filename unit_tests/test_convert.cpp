@@ -109,11 +109,6 @@ TYPED_TEST(Convert, ConjugateTransposeOfComplexValues) {
   EXPECT_EQ(c.imaginary, negated);
 }
 
-// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
-// kspmv::convert's options, one field out of range at a time: std::invalid_argument naming the
-// field, whichever format the options go to (ELLPACK here, though only max_fill_ratio is its).
-// The limits a matrix exceeds are tested with their formats (test_ell, test_blocked_ell,
-// test_dia, test_csr16). to_csr takes any matrix of a kspmv format. Default backend only.
 // The row-length histogram behind HYB's width and the plan's analysis (impl/convert_common.hpp:
 // length_histogram) against a host count: a run of one length (a stencil), rows alternating
 // between two lengths (each thread's runs short), random lengths up to 3000 (bins past the 1024 a
@@ -144,6 +139,11 @@ TYPED_TEST(Convert, RowLengthHistogramCountsEveryRow) {
   }
 }
 
+// ---- Argument checks (issue 17, on the model of rocSPARSE's testing_*_bad_arg) ------------------
+// kspmv::convert's options, one field out of range at a time: std::invalid_argument naming the
+// field, whichever format the options go to (ELLPACK here, though only max_fill_ratio is its).
+// The limits a matrix exceeds are tested with their formats (test_ell, test_blocked_ell,
+// test_dia, test_csr16). to_csr takes any matrix of a kspmv format. Default backend only.
 TEST(ConvertBadArgument, OptionsOutOfRange) {
   const auto A = kspmv::to_device<double, int, int, DefaultDevice>(golden_5x5());
   struct Case {
