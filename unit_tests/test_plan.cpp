@@ -156,6 +156,71 @@ TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {
             kspmv::impl::is_gpu_space<TypeParam>() ? 7 : -1);
 }
 
+// The analysis's one pass over the row offsets (launch_row_length_summary) against a host count
+// of what each format would store: the longest row, ELLPACK's and blocked ELLPACK's slots (slices
+// of the backend's height, of 3 rows and of 5000, the last slice partial; on GPUs taller slices than
+// a team stages read the offsets in place), HYB's width from the capped
+// histogram and its COO entries. Rows: empty runs, runs of one length (one atomic a run), lengths
+// past the team's scratch bins (1024-4095) and past the cap (5000), more rows than one team
+// takes; the shapes without the long rows, so HYB's width is a short one.
+TYPED_TEST(PlanTest, AnalysisCountsWhatEachFormatStores) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const auto rows_of = [&](int64_t m, bool long_rows) {
+    kspmv::HostCsr h;
+    h.num_rows = m;
+    h.num_cols = 6000;
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t len = (i / 1000) % 3 == 0 ? 4 : int64_t(rng() % 9);  // runs of 4, then random lengths
+      if (i % 7001 == 5) len = 0;
+      if (long_rows && i % 20011 == 17) len = 1024 + int64_t(rng() % 3000);
+      if (long_rows && i == m - 2) len = 5000;
+      for (int64_t j = 0; j < len; ++j) h.col_indices.push_back(int64_t(rng() % uint64_t(h.num_cols)));
+      h.row_offsets.push_back(int64_t(h.col_indices.size()));
+    }
+    h.values.assign(h.col_indices.size(), 1.0);
+    return h;
+  };
+  for (const int64_t m : {int64_t(1), int64_t(70001), int64_t(150003)}) {
+    for (const bool long_rows : {false, true}) {
+      for (const int height : {0, 3, 5000}) {
+        SCOPED_TRACE(std::to_string(m) + " rows" + (long_rows ? ", long rows" : "") + ", slice height " +
+                     std::to_string(height));
+        const kspmv::HostCsr h = rows_of(m, long_rows);
+        kspmv::ConvertOptions convert;
+        convert.slice_height = height;
+        const auto p = kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), convert);
+        const int64_t slice = height > 0 ? height : kspmv::impl::default_slice_height<TypeParam>();
+        int64_t longest = 0, slots = 0, width = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          const int64_t len = h.row_offsets[i + 1] - h.row_offsets[i];
+          longest = std::max(longest, len);
+          width = std::max(width, len);
+          if ((i + 1) % slice == 0 || i + 1 == m) {
+            slots += width * slice;
+            width = 0;
+          }
+        }
+        const int64_t cap = std::min(longest, kspmv::impl::hyb_width_cap);
+        std::vector<int64_t> histogram(size_t(cap) + 1, 0);
+        for (int64_t i = 0; i < m; ++i) ++histogram[size_t(std::min(h.row_offsets[i + 1] - h.row_offsets[i], cap))];
+        const int64_t hyb = kspmv::impl::hyb_width_minimizing_bytes(histogram, m, sizeof(double), sizeof(int));
+        int64_t beyond = 0;
+        for (int64_t i = 0; i < m; ++i) beyond += std::max<int64_t>(0, h.row_offsets[i + 1] - h.row_offsets[i] - hyb);
+        EXPECT_EQ(p.longest_row, longest);
+        EXPECT_EQ(p.ell_slots, longest * m);
+        EXPECT_EQ(p.blocked_ell_slots, slots);
+        EXPECT_EQ(p.hyb_width, hyb);
+        EXPECT_EQ(p.hyb_coo_entries, beyond);
+        if (long_rows && m > 1) {
+          EXPECT_EQ(longest, 5000);
+          EXPECT_GT(beyond, 5000 - hyb);  // the long rows' entries beyond the width, each counted
+        }
+      }
+    }
+  }
+}
+
 TYPED_TEST(PlanTest, DiaConversionConfirmsTheSampledDiagonals) {
   // The analysis counts the diagonals of every third row of a 200,000-row tridiagonal matrix, and
   // on GPUs predicts DIA best for it. Two entries in unsampled rows make five diagonals, more than

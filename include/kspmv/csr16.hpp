@@ -6,10 +6,12 @@
 /// columns of a block of consecutive entries span fewer than 65,536 columns. Data only; build one
 /// with kspmv::convert<kspmv::Csr16Matrix>(csr).
 
+#include "impl/device_storage.hpp"
 #include "impl/matrix_base.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace kspmv {
@@ -79,6 +81,29 @@ class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
     partial_sums = Kokkos::View<Scalar*, Device>("kspmv::csr16::partial_sums", 2 * num_blocks());
     arrivals = Kokkos::View<int*, Device>("kspmv::csr16::arrivals", num_blocks());
   }
+  /// Storage for a conversion that fills it next (kspmv::convert<Csr16Matrix>): col_low,
+  /// block_base, wide_offset, block_first_row and the workspace in one allocation, left
+  /// uninitialised, col_high empty. Every array but col_high must be written, col_high set if a
+  /// block is wide, and arrivals zeroed before any spmv.
+  Csr16Matrix(Ordinal num_rows, Ordinal num_cols, Offset nnz, const row_offsets_type& offsets, const values_type& vals)
+      : base("Csr16Matrix", num_rows, num_cols, nnz), row_offsets(offsets), values(vals) {
+    this->expect_extent(row_offsets, size_t(num_rows) + 1, "row_offsets");
+    this->expect_extent(values, size_t(nnz), "values");
+    const size_t blocks = num_blocks(), entries = size_t(nnz);
+    auto aligned = [](size_t bytes) { return (bytes + 15) / 16 * 16; };
+    const size_t sums = aligned(2 * blocks * sizeof(Scalar)), wide = aligned(blocks * sizeof(int64_t)),
+                 bases = aligned(blocks * sizeof(Ordinal)), first = aligned((blocks + 1) * sizeof(Ordinal)),
+                 counters = aligned(blocks * sizeof(int)), low = aligned(entries * sizeof(uint16_t));
+    // Not Views: a View's allocation copies its header to the device and waits (impl/device_storage.hpp).
+    m_storage = impl::device_storage<Device>("kspmv::csr16::storage", sums + wide + bases + first + counters + low);
+    char* p = static_cast<char*>(m_storage.get());
+    partial_sums = Kokkos::View<Scalar*, Device>(reinterpret_cast<Scalar*>(p), 2 * blocks);
+    wide_offset = wide_view(reinterpret_cast<int64_t*>(p + sums), blocks);
+    block_base = base_view(reinterpret_cast<Ordinal*>(p + sums + wide), blocks);
+    block_first_row = base_view(reinterpret_cast<Ordinal*>(p + sums + wide + bases), blocks + 1);
+    arrivals = Kokkos::View<int*, Device>(reinterpret_cast<int*>(p + sums + wide + bases + first), blocks);
+    col_low = half_view(reinterpret_cast<uint16_t*>(p + sums + wide + bases + first + counters), entries);
+  }
 
   /// Checks the contents (on a host copy): row offsets from 0 to nnz, never decreasing; each wide
   /// block's high halves inside col_high; every decoded column in [0, num_cols). Throws
@@ -132,6 +157,9 @@ class Csr16Matrix : public impl::MatrixBase<Scalar, Ordinal, Offset, Device> {
            (col_low.extent(0) + col_high.extent(0)) * sizeof(uint16_t) +
            num_blocks() * (2 * sizeof(Ordinal) + sizeof(int64_t) + 2 * sizeof(Scalar) + sizeof(int));
   }
+
+ private:
+  std::shared_ptr<void> m_storage;  // owns the memory of the Views above, if the conversion made them
 };
 
 }  // namespace kspmv

@@ -53,17 +53,6 @@ struct RowLengthsOf {
   size_t extent(int) const { return offsets.extent(0) > 0 ? offsets.extent(0) - 1 : 0; }
 };
 
-// Entries beyond the first `width` of every row: sum over rows of max(0, length - width).
-template <class ExecSpace, class LengthView>
-int64_t entries_beyond(const LengthView& lengths, int64_t width) {
-  int64_t total = 0;
-  Kokkos::parallel_reduce(
-      "kspmv::convert[entries_beyond]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, lengths.extent(0)),
-      KOKKOS_LAMBDA(const int64_t i, int64_t& sum) { sum += int64_t(lengths(i)) > width ? int64_t(lengths(i)) - width : 0; },
-      total);
-  return total;
-}
-
 // The longest row of a CSR matrix, without storing the row lengths, on `space`.
 template <class Csr, class ExecSpace = typename Csr::execution_space>
 int64_t longest_row(const Csr& A, const ExecSpace& space = ExecSpace(), const char* label = "kspmv::convert[longest_row]") {

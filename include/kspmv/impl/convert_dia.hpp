@@ -6,10 +6,12 @@
 #include "../csr.hpp"
 #include "../dia.hpp"
 #include "convert_common.hpp"
+#include "device_storage.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,51 +28,68 @@ namespace impl {
 template <class D>
 class DiagonalSet {
  public:
-  /// Holds up to limit keys; more make the set fail.
-  explicit DiagonalSet(int64_t limit) : limit_(limit) {
-    capacity_ = 64;
-    shift_ = 58;
-    while (capacity_ < 2 * limit + 64) {
-      capacity_ *= 2;
-      --shift_;
-    }
-    slots_ = Kokkos::View<int64_t*, D>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::diagonals"),
-                                       capacity_ + 2);
-    Kokkos::deep_copy(slots_, kEmpty);
-    Kokkos::deep_copy(Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)), int64_t(0));
-  }
-  /// Adds d (any value but INT64_MIN, the empty slot); false once the set has failed.
-  KOKKOS_INLINE_FUNCTION bool insert(int64_t d) const {
-    const int64_t empty = kEmpty;
-    // Once the set has failed, the threads still running stop at their next insert instead of
-    // probing a full table.
-    if (*static_cast<volatile const int64_t*>(&slots_(capacity_ + 1)) != 0) return false;
-    // Fibonacci hashing: the top log2(capacity) bits of d x 2^64/phi pick the first slot.
-    int64_t slot = int64_t((uint64_t(d) * 0x9e3779b97f4a7c15ull) >> shift_);
-    for (int64_t probe = 0; probe < capacity_; ++probe, slot = (slot + 1) & (capacity_ - 1)) {
-      int64_t key = slots_(slot);
-      if (key == empty) key = Kokkos::atomic_compare_exchange(&slots_(slot), empty, d);
-      if (key == empty) {
-        if (Kokkos::atomic_fetch_add(&slots_(capacity_), int64_t(1)) < limit_) return true;
-        break;  // one key more than the limit
+  /// What the device threads use: the slots and the set's shape (a kernel captures a copy).
+  struct Table {
+    Kokkos::View<int64_t*, D, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slots;  // capacity + 2
+    int64_t limit = 0;
+    int64_t capacity = 0;  // a power of two
+    int shift = 0;         // 64 - log2(capacity)
+    /// Adds d (any value but INT64_MIN, the empty slot); false once the set has failed.
+    KOKKOS_INLINE_FUNCTION bool insert(int64_t d) const {
+      const int64_t empty = kEmpty;
+      // Once the set has failed, the threads still running stop at their next insert instead of
+      // probing a full table.
+      if (*static_cast<volatile const int64_t*>(&slots(capacity + 1)) != 0) return false;
+      // Fibonacci hashing: the top log2(capacity) bits of d x 2^64/phi pick the first slot.
+      int64_t slot = int64_t((uint64_t(d) * 0x9e3779b97f4a7c15ull) >> shift);
+      for (int64_t probe = 0; probe < capacity; ++probe, slot = (slot + 1) & (capacity - 1)) {
+        int64_t key = slots(slot);
+        if (key == empty) key = Kokkos::atomic_compare_exchange(&slots(slot), empty, d);
+        if (key == empty) {
+          if (Kokkos::atomic_fetch_add(&slots(capacity), int64_t(1)) < limit) return true;
+          break;  // one key more than the limit
+        }
+        if (key == d) return true;
       }
-      if (key == d) return true;
+      slots(capacity + 1) = 1;
+      return false;
     }
-    slots_(capacity_ + 1) = 1;
-    return false;
+  };
+
+  /// Holds up to limit keys; more make the set fail.
+  explicit DiagonalSet(int64_t limit) {
+    table_.limit = limit;
+    table_.capacity = 64;
+    table_.shift = 58;
+    while (table_.capacity < 2 * limit + 64) {
+      table_.capacity *= 2;
+      --table_.shift;
+    }
+    // Storage without a View's header, whose copy to the device waits (device_storage.hpp): the
+    // plan's analysis waits once for all its passes, this set's included.
+    const size_t slots = size_t(table_.capacity) + 2;
+    storage_ = device_storage<D>("kspmv::diagonals", slots * sizeof(int64_t));
+    table_.slots = decltype(table_.slots)(static_cast<int64_t*>(storage_.get()), slots);
+    // Filled on the execution space without a wait: the inserts run behind the fills, and
+    // size_and_failed's copy waits for all of them.
+    const typename D::execution_space space;
+    Kokkos::deep_copy(space, table_.slots, kEmpty);
+    Kokkos::deep_copy(space, Kokkos::subview(table_.slots, std::make_pair(table_.capacity, table_.capacity + 2)),
+                      int64_t(0));
   }
+  const Table& table() const { return table_; }
   /// Keys held and whether the set failed, in one copy to the host (it waits for the device).
   std::pair<int64_t, bool> size_and_failed() const {
     int64_t tail[2];
     Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(tail, 2),
-                      Kokkos::subview(slots_, std::make_pair(capacity_, capacity_ + 2)));
+                      Kokkos::subview(table_.slots, std::make_pair(table_.capacity, table_.capacity + 2)));
     return {tail[0], tail[1] != 0};
   }
   /// The keys, ascending, on the host.
   std::vector<int64_t> sorted_keys() const {
-    const auto slots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slots_);
+    const auto slots = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), table_.slots);
     std::vector<int64_t> keys;
-    for (int64_t s = 0; s < capacity_; ++s)
+    for (int64_t s = 0; s < table_.capacity; ++s)
       if (slots(s) != kEmpty) keys.push_back(slots(s));
     std::sort(keys.begin(), keys.end());
     return keys;
@@ -78,10 +97,8 @@ class DiagonalSet {
 
  private:
   static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
-  Kokkos::View<int64_t*, D> slots_;
-  int64_t limit_ = 0;
-  int64_t capacity_ = 0;  // a power of two
-  int shift_ = 0;         // 64 - log2(capacity_)
+  Table table_;
+  std::shared_ptr<void> storage_;  // owns the slots' memory
 };
 
 // Adds the diagonals (col - row) of rows 0, stride, 2 x stride, ... to a device hash set. With
@@ -100,6 +117,7 @@ void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& di
   using execution_space = typename D::execution_space;
   const auto offsets = A.row_offsets;
   const auto cols = A.col_indices;
+  const auto table = diagonals.table();
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>(0, (A.num_rows() + stride - 1) / stride),
       KOKKOS_LAMBDA(const int64_t s) {
@@ -112,7 +130,7 @@ void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& di
           const int64_t d = int64_t(cols(k)) - i;
           while (above < above_end && int64_t(cols(above)) - (i - 1) < d) ++above;
           if (above < above_end && int64_t(cols(above)) - (i - 1) == d) continue;
-          if (!diagonals.insert(d)) return;
+          if (!table.insert(d)) return;
         }
       });
 }

@@ -13,6 +13,7 @@
 #include "convert_dia.hpp"
 #include "convert_values.hpp"
 #include "csr_analysis.hpp"
+#include "device_storage.hpp"
 #include "launch.hpp"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -101,7 +103,13 @@ struct PlanStructure {
 // they ran at on the four such matrices (fit2d, wood1p, lp_d6cube, bcsstk33), whatever their
 // lines: raw balanced CSR 0.91-0.93, Csr16Matrix 0.81-0.83, each by its own bytes. Csr16Matrix's
 // conversion (it shares CSR's values and row offsets) took 0.60-0.64 (median over the 53) of the
-// generic estimate (conversion() in predict_candidates): charged at 0.6 of it. Before, one rate
+// generic estimate (conversion() in predict_candidates): charged at 0.6 of it. Since its
+// conversion takes one pass and one allocation it takes 0.21 of it (0.15-0.51), but it is still
+// charged 0.6: the per-call rates above overstate Csr16Matrix's gain on rows of 10-60 entries
+// (predicted 0.97-0.98 of raw balanced CSR's time, measured 0.99-1.03) and understate it on rows
+// under 8 (predicted 1.0-1.03, measured 0.94-0.99); charged its measured conversion, the plan
+// would take Csr16Matrix on 18 more of the 53 and run 0.4-0.5% slower over them (amortised,
+// geometric mean; 1.05x on wiki-Vote x1000: h200_plan_analysis_one_pass/sim.py). Before, one rate
 // for raw balanced CSR whatever its gathers (0.86; Csr16Matrix 0.76, or 0.86 where rows are
 // long) had the plan take raw blocked ELLPACK, whose conversion 100 uses did not repay, on four
 // matrices where raw balanced CSR ran at 0.94-0.98 of copy bandwidth
@@ -171,18 +179,19 @@ constexpr int64_t csr16_sample_blocks = 1024;
 // weighed against a measurement: once formed, its setup is measured.
 constexpr double transpose_setup_calls = 4.0;
 
-/// Of a sample of A's blocks of block_entries entries: {blocks sampled, blocks whose columns span
-/// more than 65,535}.
-template <class S, class O, class Off, class D>
-std::pair<int64_t, int64_t> csr16_wide_blocks(const CsrMatrix<S, O, Off, D>& A, int64_t block_entries) {
-  using Team = Kokkos::TeamPolicy<typename D::execution_space>;
+/// Launches (without waiting) the count of how many of a sample of A's blocks of block_entries
+/// entries span more than 65,535 columns, added to wide(); returns how many blocks it samples.
+template <class S, class O, class Off, class D, class Count>
+int64_t launch_csr16_wide_sample(const CsrMatrix<S, O, Off, D>& A, int64_t block_entries, const Count& wide) {
+  using execution_space = typename D::execution_space;
+  using Team = Kokkos::TeamPolicy<execution_space>;
   const int64_t nnz = int64_t(A.nnz()), blocks = (nnz + block_entries - 1) / block_entries;
-  if (blocks == 0) return {0, 0};
+  if (blocks == 0) return 0;
   const int64_t stride = std::max<int64_t>(1, blocks / csr16_sample_blocks), sampled = (blocks + stride - 1) / stride;
-  Kokkos::View<int64_t, D> wide("kspmv::plan::csr16_wide");
   const auto cols = A.col_indices;
   Kokkos::parallel_for(
-      "kspmv::plan[csr16_span]", Team(int(sampled), Kokkos::AUTO), KOKKOS_LAMBDA(const typename Team::member_type& team) {
+      "kspmv::plan[csr16_span]", Team(execution_space(), int(sampled), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Team::member_type& team) {
         const int64_t k0 = int64_t(team.league_rank()) * stride * block_entries;
         const int64_t k1 = k0 + block_entries < nnz ? k0 + block_entries : nnz;
         const auto range = team_column_range(team, cols, k0, k1);
@@ -190,53 +199,205 @@ std::pair<int64_t, int64_t> csr16_wide_blocks(const CsrMatrix<S, O, Off, D>& A, 
           if (range.max_val - range.min_val > 0xFFFF) Kokkos::atomic_add(&wide(), int64_t(1));
         });
       });
-  int64_t wide_blocks = 0;
-  Kokkos::deep_copy(wide_blocks, wide);
-  return {sampled, wide_blocks};
+  return sampled;
 }
 
 /// Widest HYB ELLPACK part the plan considers (wider ones pad every row to thousands of entries).
 constexpr int64_t hyb_width_cap = 4096;
 
+/// What one pass over the row offsets tells the plan (launch_row_length_summary): the longest
+/// row, the slots of blocked ELLPACK (each slice of `height` rows padded to its longest row, the
+/// last slice counted whole), the rows of each length below a cap, and the rows of cap entries
+/// or more with their entries.
+struct RowLengthSummary {
+  int64_t longest = 0, slice_slots = 0, tail_rows = 0, tail_entries = 0;
+  std::vector<int64_t> histogram;  // histogram[L] = rows of L entries, L < cap
+
+  /// Results of launch_row_length_summary, copied to the host: cap + row_length_summary_slots values.
+  static RowLengthSummary read(const int64_t* found, int64_t cap) {
+    RowLengthSummary s;
+    s.histogram.assign(found, found + cap);
+    s.longest = found[cap];
+    s.slice_slots = found[cap + 1];
+    s.tail_rows = found[cap + 2];
+    s.tail_entries = found[cap + 3];
+    return s;
+  }
+  /// The histogram as length_histogram(lengths, min(longest, cap)) gives it: bins 0 .. w, w =
+  /// min(longest, cap), the last counting the rows of w entries or more.
+  std::vector<int64_t> capped() const {
+    const int64_t cap = int64_t(histogram.size()), w = std::min(longest, cap);
+    std::vector<int64_t> h(histogram.begin(), histogram.begin() + w);
+    int64_t last = tail_rows;
+    for (int64_t l = w; l < cap; ++l) last += histogram[size_t(l)];
+    h.push_back(last);
+    return h;
+  }
+  /// Entries beyond the first `width` of every row (sum over rows of max(0, length - width)),
+  /// exact for width <= cap.
+  int64_t entries_beyond(int64_t width) const {
+    const int64_t cap = int64_t(histogram.size());
+    int64_t beyond = tail_entries - width * tail_rows;
+    for (int64_t l = width + 1; l < cap; ++l) beyond += histogram[size_t(l)] * (l - width);
+    return beyond;
+  }
+};
+constexpr int64_t row_length_summary_slots = 4;  // after the histogram: longest, slots, tail rows, tail entries
+
+/// Launches (without waiting) one pass over the row offsets that adds its RowLengthSummary to
+/// found (cap + row_length_summary_slots values, zero before). A thread walks a slice of rows
+/// at a time, counting its runs of rows of one length before it adds each run to its team's
+/// bins (length_histogram's way: an atomic a run), so the longest row, the slices' widths and
+/// the histogram take one read of the offsets: one launch and one wait for the plan instead of
+/// four passes (the longest row, the slices, the histogram, the entries beyond HYB's width),
+/// each a launch and a wait of 27-124 us on the H200 (perf_tests/results/h200_plan_analysis_parts).
+/// On GPUs a team first copies its rows' offsets to scratch, coalesced (threads walking their own
+/// slices in global memory touch a line each per step): 0.9-0.93x the pass's time on the H200
+/// (perf_tests/results/h200_plan_analysis_one_pass), where it takes 20-150 us.
+template <class ExecSpace, class OffsetView, class Found>
+void launch_row_length_summary(const OffsetView& offsets, int64_t rows, int64_t height, int64_t cap,
+                               const Found& found) {
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  using Scratch = typename ExecSpace::scratch_memory_space;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using Offset = typename OffsetView::non_const_value_type;
+  using Bins = Kokkos::View<int*, Scratch, Unmanaged>;
+  using Staged = Kokkos::View<Offset*, Scratch, Unmanaged>;
+  const int64_t slices = (rows + height - 1) / height;
+  if (slices == 0) return;
+  const bool gpu = is_gpu_space<ExecSpace>();
+  const int team_size = gpu ? 128 : 1;
+  // GPUs: up to 4096 rows a team (whole slices, at least one), their offsets staged with a gap
+  // after every 32 (a thread's slice then starts in another bank); hosts: 65536 rows a thread.
+  const int64_t slices_per_team = gpu ? std::max<int64_t>(1, 4096 / height) : std::max<int64_t>(1, 65536 / height);
+  const bool stage_rows = gpu && slices_per_team * height <= 4096;  // not for slices taller than 4096 rows
+  const int64_t staged = stage_rows ? slices_per_team * height + 1 : 0;
+  const int64_t staged_slots = staged + staged / 32 + 1;
+  const int local = int(cap < 1024 ? cap : 1024);  // bins in the team's scratch; longer rows count in found
+  Team policy(ExecSpace(), int((slices + slices_per_team - 1) / slices_per_team), team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Bins::shmem_size(local) + Staged::shmem_size(stage_rows ? staged_slots : 1)));
+  Kokkos::parallel_for(
+      "kspmv::plan[row_lengths]", policy, KOKKOS_LAMBDA(const typename Team::member_type& team) {
+        const Bins bins(team.team_scratch(0), local);
+        const Staged stage(team.team_scratch(0), stage_rows ? staged_slots : 1);
+        const int64_t s0 = int64_t(team.league_rank()) * slices_per_team;
+        const int64_t s1 = s0 + slices_per_team < slices ? s0 + slices_per_team : slices;
+        const int64_t first_row = s0 * height, last_row = s1 * height < rows ? s1 * height : rows;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local), [&](const int b) { bins(b) = 0; });
+        if (stage_rows) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, last_row + 1 - first_row),
+                               [&](const int64_t r) { stage(r + r / 32) = offsets(first_row + r); });
+        }
+        team.team_barrier();
+        const auto offset = [&](int64_t i) {
+          const int64_t r = i - first_row;
+          return stage_rows ? int64_t(stage(r + r / 32)) : int64_t(offsets(i));
+        };
+        const auto add = [&](int64_t len, int count) {
+          if (count == 0) return;
+          if (len < local) {
+            Kokkos::atomic_add(&bins(len), count);
+          } else {
+            Kokkos::atomic_add(&found(len), int64_t(count));
+          }
+        };
+        int64_t longest = 0, slots = 0, tail_rows = 0, tail_entries = 0, run_length = 0;
+        int run = 0;
+        for (int64_t s = s0 + team.team_rank(); s < s1; s += team.team_size()) {
+          const int64_t r0 = s * height, r1 = r0 + height < rows ? r0 + height : rows;
+          int64_t width = 0, begin = offset(r0);
+          for (int64_t i = r0; i < r1; ++i) {
+            const int64_t end = offset(i + 1), len = end - begin;
+            begin = end;
+            width = len > width ? len : width;
+            if (len >= cap) {
+              ++tail_rows;
+              tail_entries += len;
+              continue;
+            }
+            if (len != run_length) {
+              add(run_length, run);
+              run_length = len;
+              run = 0;
+            }
+            ++run;
+          }
+          slots += width * height;
+          longest = width > longest ? width : longest;
+        }
+        add(run_length, run);
+        // The threads' totals by team reductions, then one global atomic each a team.
+        team.team_reduce(Kokkos::Max<int64_t>(longest));
+        team.team_reduce(Kokkos::Sum<int64_t>(slots));
+        team.team_reduce(Kokkos::Sum<int64_t>(tail_rows));
+        team.team_reduce(Kokkos::Sum<int64_t>(tail_entries));
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, local), [&](const int b) {
+          if (bins(b)) Kokkos::atomic_add(&found(b), int64_t(bins(b)));
+        });
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          Kokkos::atomic_fetch_max(&found(cap), longest);
+          Kokkos::atomic_add(&found(cap + 1), slots);
+          if (tail_rows > 0) {
+            Kokkos::atomic_add(&found(cap + 2), tail_rows);
+            Kokkos::atomic_add(&found(cap + 3), tail_entries);
+          }
+        });
+      });
+}
+
 template <class S, class O, class Off, class D, class Convert>
 PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert& convert) {
   using execution_space = typename D::execution_space;
-  using Policy = Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>;
   PlanStructure p;
   p.rows = A.num_rows();
   p.cols = A.num_cols();
   p.nnz = A.nnz();
   if (p.rows == 0) return p;
-  const RowLengthsOf<decltype(A.row_offsets)> lengths{A.row_offsets};
-  p.longest_row = max_entry<execution_space>(lengths);
-  p.ell_slots = p.longest_row * p.rows;
   const int64_t height = convert.slice_height > 0 ? convert.slice_height : default_slice_height<execution_space>();
-  const int64_t slices = (p.rows + height - 1) / height, m = p.rows;
-  Kokkos::parallel_reduce(
-      "kspmv::plan[slices]", Policy(0, slices),
-      KOKKOS_LAMBDA(const int64_t s, int64_t& slots) {
-        int64_t width = 0;
-        for (int64_t i = s * height; i < (s + 1) * height && i < m; ++i) width = lengths(i) > width ? lengths(i) : width;
-        slots += width * height;
-      },
-      p.blocked_ell_slots);
-  // HYB's width from a histogram capped at hyb_width_cap bins (rows of a long tail share the last
-  // bin), so a matrix with one huge row costs no huge histogram; its COO part exactly.
-  const auto histogram = length_histogram<execution_space>(lengths, std::min<int64_t>(p.longest_row, hyb_width_cap));
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram);
-  p.hyb_width = hyb_width_minimizing_bytes(std::vector<int64_t>(h.data(), h.data() + h.extent(0)), m, sizeof(S), sizeof(O));
-  p.hyb_coo_entries = entries_beyond<execution_space>(lengths, p.hyb_width);
-  // A row of L entries occupies L diagonals: count them only when the longest row leaves DIA a
-  // chance (never on host backends, where DIA's column-major walk is slow), and no further
-  // than DIA can afford.
-  p.dia_affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
-  if (p.longest_row <= p.dia_affordable) {
-    const int64_t stride = sample_stride(m);
-    p.diagonals = count_diagonals(A, p.dia_affordable, stride);
-    p.diagonal_sample_rows = (m + stride - 1) / stride;
+  // One launch over the row offsets, one over a sample of Csr16Matrix's blocks (the raw kernel
+  // only) and one counting the diagonals of a sample of rows (before the longest row is known,
+  // so that one wait serves all three), into storage without a View's header (whose copy to the
+  // device waits: device_storage.hpp); then one wait. On the H200 the analysis went from 243 to
+  // 146 us (geometric mean over the 53 replicated real matrices; 155-440 us to 69-265 us), the
+  // Plan's setup from 326 to 200 us (perf_tests/results/h200_plan_analysis_one_pass).
+  const int64_t cap = hyb_width_cap, wide_slot = cap + row_length_summary_slots;
+  const auto storage = device_storage<D>("kspmv::plan::structure", size_t(wide_slot + 1) * sizeof(int64_t));
+  const Kokkos::View<int64_t*, D, Kokkos::MemoryTraits<Kokkos::Unmanaged>> found(static_cast<int64_t*>(storage.get()),
+                                                                                  wide_slot + 1);
+  Kokkos::deep_copy(execution_space(), found, int64_t(0));
+  launch_row_length_summary<execution_space>(A.row_offsets, p.rows, height, cap, found);
+  if (raw_available<execution_space, S, O, Off>()) {
+    p.csr16_sampled_blocks = launch_csr16_wide_sample(A, raw::balanced_max_entries, Kokkos::subview(found, wide_slot));
   }
-  if (raw_available<execution_space, S, O, Off>()) {  // the plan proposes Csr16Matrix with the raw kernel only
-    std::tie(p.csr16_sampled_blocks, p.csr16_wide_sampled) = csr16_wide_blocks(A, raw::balanced_max_entries);
+  // A row of L entries occupies L diagonals: the count matters only when the longest row leaves
+  // DIA a chance (never on host backends, where DIA's column-major walk is slow), and stops at
+  // what DIA can afford. Launched before the longest row is known, it is skipped where the
+  // average row already rules DIA out: a thread walks each sampled row, and rows of thousands of
+  // entries (fit2d x388, 5,161 an average) took 1.1 ms so.
+  p.dia_affordable = dia_affordable_diagonals<S, O>(model_constants<execution_space>(), p.rows, p.nnz, convert);
+  const int64_t stride = sample_stride(p.rows);
+  std::optional<DiagonalSet<D>> diagonals;
+  if (p.dia_affordable > 0 && p.nnz <= p.dia_affordable * p.rows) {
+    diagonals.emplace(p.dia_affordable);
+    insert_diagonals(A, *diagonals, stride, "kspmv::plan[diagonals]");
+  }
+  std::vector<int64_t> host(size_t(wide_slot + 1));
+  Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
+                    found);  // the one wait
+  p.csr16_wide_sampled = host[size_t(wide_slot)];
+  const RowLengthSummary lengths = RowLengthSummary::read(host.data(), cap);
+  p.longest_row = lengths.longest;
+  p.ell_slots = p.longest_row * p.rows;
+  p.blocked_ell_slots = lengths.slice_slots;
+  // HYB's width from the histogram capped at hyb_width_cap bins (rows of a long tail share the
+  // last bin), so a matrix with one huge row costs no huge histogram; its COO part exactly.
+  p.hyb_width = hyb_width_minimizing_bytes(lengths.capped(), p.rows, sizeof(S), sizeof(O));
+  p.hyb_coo_entries = lengths.entries_beyond(p.hyb_width);
+  if (diagonals && p.longest_row <= p.dia_affordable) {
+    const auto [size, failed] = diagonals->size_and_failed();  // the device is idle by now
+    p.diagonals = failed || size > p.dia_affordable ? -1 : size;
+    p.diagonal_sample_rows = (p.rows + stride - 1) / stride;
   }
   return p;
 }
