@@ -140,6 +140,14 @@ ModelConstants model_constants() {
   return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62};
 }
 
+/// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
+/// analysis reads its set so, after its one wait).
+template <class D>
+int64_t counted_diagonals(const DiagonalSet<D>& diagonals, int64_t limit) {
+  const auto [size, failed] = diagonals.size_and_failed();
+  return failed || size > limit ? -1 : size;
+}
+
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
 /// limit. A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
 /// allocation of rows + cols flags.
@@ -147,8 +155,7 @@ template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t stride) {
   const DiagonalSet<D> diagonals(limit);
   insert_diagonals(A, diagonals, stride, "kspmv::plan[diagonals]");
-  const auto [size, failed] = diagonals.size_and_failed();
-  return failed || size > limit ? -1 : size;
+  return counted_diagonals(diagonals, limit);
 }
 
 /// The most diagonals with which DIA could still win, 0 if none: at most max_diagonals, within
@@ -395,8 +402,7 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   p.hyb_width = hyb_width_minimizing_bytes(lengths.capped(), p.rows, sizeof(S), sizeof(O));
   p.hyb_coo_entries = lengths.entries_beyond(p.hyb_width);
   if (diagonals && p.longest_row <= p.dia_affordable) {
-    const auto [size, failed] = diagonals->size_and_failed();  // the device is idle by now
-    p.diagonals = failed || size > p.dia_affordable ? -1 : size;
+    p.diagonals = counted_diagonals(*diagonals, p.dia_affordable);  // the device is idle by now
     p.diagonal_sample_rows = (p.rows + stride - 1) / stride;
   }
   return p;
