@@ -88,7 +88,8 @@ endforeach()
 foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   # The balanced kernel's last two parameters are its column source, CSR's columns (CsrColumns<O>,
   # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE),
-  # and the values' type: the scalar's, and on CSR with double also float (mixed precision).
+  # and its value source: stored values of the scalar's type (StoredValues<S>), on CSR with double
+  # also float (mixed precision).
   string(SUBSTRING "${types}" 0 3 scalar_and_indices)
   string(SUBSTRING "${types}" 0 1 scalar)
   string(SUBSTRING "${types}" 1 1 ordinal)
@@ -98,10 +99,10 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
       foreach(single_pass 0 1)
         set(kernel "csr_balanced_kernelILi64ELi${block_size}ELb${beta_is_zero}ELb${single_pass}E${scalar_and_indices}")
         foreach(columns 10CsrColumns 12Csr16Columns)
-          expect_symbol("${kernel}NS1_${columns}I${ordinal}EE${scalar}EE")
+          expect_symbol("${kernel}NS1_${columns}I${ordinal}EENS1_12StoredValuesI${scalar}EEEE")
         endforeach()
         if(scalar STREQUAL "d")
-          expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EEfEE")
+          expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_12StoredValuesIfEEEE")
         endif()
       endforeach()
     endforeach()

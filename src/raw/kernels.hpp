@@ -522,6 +522,20 @@ struct Csr16Columns {
   }
 };
 
+// Where the balanced kernel's stage reads the values of its entries: stored (S, or float with S
+// double: mixed precision). at(k) is a thread's view from entry k on: load(j) gives entry k + j's
+// value.
+template <class V>
+struct StoredValues {
+  using Stored = V;
+  const V* __restrict__ vals;
+  struct Thread {
+    const V* p;
+    __device__ __forceinline__ V load(int j) const { return stream_load(p + j); }
+  };
+  __device__ __forceinline__ Thread at(int64_t k) const { return {vals + k}; }
+};
+
 // Blocks of the balanced kernel resident at once on a multiprocessor, for Csr16Matrix with
 // 32-bit ordinals (Columns::full_occupancy): as many as its threads allow (2048 on NVIDIA's
 // sm_80 and sm_90), which caps the kernel at 32 registers a thread. Without the cap it took 40
@@ -538,10 +552,10 @@ struct Csr16Columns {
 #endif
 
 template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns,
-          class V>
+          class Values>
 __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     csr_balanced_kernel(int64_t nnz, int64_t entries_per_block, const O* __restrict__ first_row,
-                        const Off* __restrict__ offsets, Columns columns, const V* __restrict__ vals,
+                        const Off* __restrict__ offsets, Columns columns, Values values,
                         const S* __restrict__ x, S* __restrict__ y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
                         S beta) {
   static_assert(BlockSize == 256 || BlockSize == 512, "blocks of 256 or 512 threads");
@@ -574,20 +588,20 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
   // kernel's instructions. With the offsets staged, the kernel went from 0.74 to 0.82 of copy
   // bandwidth (geometric mean over the 53 replicated real matrices of perf_tests/results/h200
   // against h200_686fe52).
-  const V* thread_vals = vals + (k0 + tid);  // V: S, or float values with double S (mixed precision)
+  const auto thread_vals = values.at(k0 + tid);  // Values::Stored: S, or float with double S (mixed precision)
   S* thread_products = products + tid;
   const int64_t staged_rows = r1 - r0 < BlockSize ? r1 - r0 : BlockSize;
   if (tid <= staged_rows) row_offsets[tid] = offsets[r0 + tid];
   if (tid == 0 && staged_rows == BlockSize) row_offsets[BlockSize] = offsets[r0 + BlockSize];
   const auto thread_cols = columns.at(b, k0 + tid);
   typename Columns::Stored c[kItems];
-  V v[kItems];
+  typename Values::Stored v[kItems];
   // (One branch for the loads and the gathers: split in two, the same code ran 5-10% slower.)
   if (n == kBalancedMaxEntries) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       c[i] = thread_cols.load(i * BlockSize);
-      v[i] = stream_load(thread_vals + i * BlockSize);
+      v[i] = thread_vals.load(i * BlockSize);
     }
 #pragma unroll
     for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = S(v[i]) * x[thread_cols.decode(c[i], i * BlockSize)];
@@ -596,7 +610,7 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     for (int i = 0; i < kItems; ++i) {
       if (i * BlockSize + tid < n) {
         c[i] = thread_cols.load(i * BlockSize);
-        v[i] = stream_load(thread_vals + i * BlockSize);
+        v[i] = thread_vals.load(i * BlockSize);
       }
     }
 #pragma unroll
@@ -1131,11 +1145,11 @@ void launch_blocked_ell(stream_type stream, int slice_height, int64_t num_rows, 
 // 8 blocks of 256 threads take the same 164 KB as the driver's
 // (perf_tests/results/h200_balanced_carveout/).
 template <int WaveSize, int BlockSize, bool BetaIsZero, bool SinglePass, class S, class O, class Off, class Columns,
-          class V>
+          class Values>
 void launch_csr_balanced(stream_type stream, int resident_blocks, int64_t nnz, int64_t entries_per_block,
                          int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
-                         const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
-  const auto kernel = csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass, S, O, Off, Columns, V>;
+                         const Values& vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+  const auto kernel = csr_balanced_kernel<WaveSize, BlockSize, BetaIsZero, SinglePass, S, O, Off, Columns, Values>;
 #if defined(KSPMV_RAW_HIP)
   const int carveout = -1;
   (void)resident_blocks;
@@ -1152,24 +1166,25 @@ void launch_csr_balanced(stream_type stream, int resident_blocks, int64_t nnz, i
   check_launch("csr_balanced_carry");
 }
 
-template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns, class V>
+template <int WaveSize, int BlockSize, class S, class O, class Off, class Columns, class Values>
 void launch_csr_balanced(stream_type stream, bool single_pass, int resident_blocks, int64_t nnz, int64_t entries_per_block,
                          int64_t num_blocks, const O* first_row, const Off* offsets, const Columns& cols,
-                         const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
+                         const Values& vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   const bool zero = beta == S(0);
-  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off, Columns, V>
-                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns, V>)
-                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns, V>
-                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns, V>);
+  auto launch = zero ? (single_pass ? launch_csr_balanced<WaveSize, BlockSize, true, true, S, O, Off, Columns, Values>
+                                    : launch_csr_balanced<WaveSize, BlockSize, true, false, S, O, Off, Columns, Values>)
+                     : (single_pass ? launch_csr_balanced<WaveSize, BlockSize, false, true, S, O, Off, Columns, Values>
+                                    : launch_csr_balanced<WaveSize, BlockSize, false, false, S, O, Off, Columns, Values>);
   launch(stream, resident_blocks, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum,
          tail_sum, arrivals, alpha, beta);
 }
 
-// V, the values' type: S, or float with S double (mixed precision: the products and sums in S).
-template <int WaveSize, class S, class O, class Off, class Columns, class V>
+// Values: StoredValues<S>, or StoredValues<float> with S double (mixed precision: the products and
+// sums in S).
+template <int WaveSize, class S, class O, class Off, class Columns, class Values>
 void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
-                         const Columns& cols, const V* vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
+                         const Columns& cols, const Values& vals, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals,
                          S alpha, S beta) {
   if (entries_per_block < 1 || entries_per_block > kBalancedMaxEntries) {
     throw std::invalid_argument("kspmv raw csr_balanced: blocks of " + std::to_string(entries_per_block) +
@@ -1184,8 +1199,8 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads
                                 " blocks resident a multiprocessor; 0 (as many as fit) to 32");
   }
   if (num_blocks == 0) return;
-  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns, V>
-                        : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns, V>)(
+  (block_threads == 512 ? launch_csr_balanced<WaveSize, 512, S, O, Off, Columns, Values>
+                        : launch_csr_balanced<WaveSize, 256, S, O, Off, Columns, Values>)(
       stream, single_pass, resident_blocks, nnz, entries_per_block, num_blocks, first_row, offsets, cols, vals, x, y, head_sum, tail_sum,
       arrivals, alpha, beta);
 }

@@ -36,7 +36,7 @@ void csr_balanced(void* stream, bool single_pass, int block_threads, int residen
                   S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, resident_blocks, nnz,
                                  entries_per_block,
-                                 num_blocks, first_row, offsets, CsrColumns<O>{cols}, vals, x, y, head_sum, tail_sum,
+                                 num_blocks, first_row, offsets, CsrColumns<O>{cols}, StoredValues<V>{vals}, x, y, head_sum, tail_sum,
                                  arrivals, alpha, beta);
 }
 
@@ -48,7 +48,7 @@ void csr16_balanced(void* stream, bool single_pass, int block_threads, int resid
                     S* head_sum, S* tail_sum, int* arrivals, S alpha, S beta) {
   launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, resident_blocks, nnz,
                                  kBalancedMaxEntries, num_blocks, first_row, offsets,
-                                 Csr16Columns<O>{col_low, block_base, wide_offset, col_high}, vals, x, y, head_sum,
+                                 Csr16Columns<O>{col_low, block_base, wide_offset, col_high}, StoredValues<S>{vals}, x, y, head_sum,
                                  tail_sum, arrivals, alpha, beta);
 }
 
