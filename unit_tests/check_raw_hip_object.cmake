@@ -6,8 +6,8 @@
 # its scale kernel, csr_multivector_row_lanes_kernel and csr_multivector_chunks_kernel<64, Group,
 # Width> for the six shapes of 4, 8 and 16 vectors a pass (and the chunks' scale kernel),
 # csr_balanced_kernel<64, BlockSize, BetaIsZero,
-# SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, and float values
-# with double vectors on CSR's: mixed precision) with its
+# SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, float values
+# with double vectors on CSR's: mixed precision, and one value on CSR's: UniformCsrMatrix) with its
 # csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
 # int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair;
@@ -89,7 +89,7 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   # The balanced kernel's last two parameters are its column source, CSR's columns (CsrColumns<O>,
   # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE),
   # and its value source: stored values of the scalar's type (StoredValues<S>), on CSR with double
-  # also float (mixed precision).
+  # also float (mixed precision), and on CSR's columns one value (UniformValue<S>, UniformCsrMatrix).
   string(SUBSTRING "${types}" 0 3 scalar_and_indices)
   string(SUBSTRING "${types}" 0 1 scalar)
   string(SUBSTRING "${types}" 1 1 ordinal)
@@ -101,6 +101,7 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
         foreach(columns 10CsrColumns 12Csr16Columns)
           expect_symbol("${kernel}NS1_${columns}I${ordinal}EENS1_12StoredValuesI${scalar}EEEE")
         endforeach()
+        expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_12UniformValueI${scalar}EEEE")
         if(scalar STREQUAL "d")
           expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_12StoredValuesIfEEEE")
         endif()

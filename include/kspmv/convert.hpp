@@ -10,11 +10,13 @@
 #include "csr.hpp"
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
+#include "csr_uniform.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/convert_coo.hpp"
 #include "impl/convert_csr16.hpp"
+#include "impl/convert_csr_uniform.hpp"
 #include "impl/csr_balanced.hpp"
 #include "impl/convert_dia.hpp"
 #include "impl/convert_ell.hpp"
@@ -99,16 +101,22 @@ Csr16Matrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const Conve
   return csr16_from_csr(A);
 }
 template <class S, class O, class Off, class D>
+UniformCsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                        type_tag<UniformCsrMatrix<S, O, Off, D>>) {
+  return uniform_csr_from_csr(A);
+}
+template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
                                  type_tag<CsrMatrix<S, O, Off, D>>) {
   return A;
 }
 }  // namespace impl
 
-/// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, EllMatrix, BlockedEllMatrix,
-/// CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`.
-/// The result represents the same A: spmv on it gives spmv on A up to rounding. Throws
-/// std::invalid_argument when a limit of `options` would be exceeded, and, before looking at A,
+/// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, UniformCsrMatrix, EllMatrix,
+/// BlockedEllMatrix, CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E =
+/// kspmv::convert<kspmv::EllMatrix>(A);`. The result represents the same A: spmv on it gives spmv
+/// on A up to rounding. Throws std::invalid_argument when a limit of `options` would be exceeded,
+/// for UniformCsrMatrix when A's values are not all the same (bit for bit), and, before looking at A,
 /// when a field of `options` is out of range, whichever format it applies to (negative
 /// slice_height or max_diagonals, sigma below 1, hyb_width below -1, max_fill_ratio not positive
 /// or NaN).
@@ -132,6 +140,11 @@ CsrMatrix<S, O, Off, D> to_csr(const BalancedCsrMatrix<S, O, Off, D>& A) {
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const Csr16Matrix<S, O, Off, D>& A) {
   return impl::csr16_to_csr(A);
+}
+/// UniformCsrMatrix: its structure (shared) with a new values array holding its one value.
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const UniformCsrMatrix<S, O, Off, D>& A) {
+  return impl::uniform_csr_to_csr(A);
 }
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const EllMatrix<S, O, Off, D>& A) {

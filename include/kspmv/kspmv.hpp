@@ -10,6 +10,7 @@
 #include "csr.hpp"
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
+#include "csr_uniform.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "generate.hpp"

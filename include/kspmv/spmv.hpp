@@ -11,6 +11,7 @@
 #include "csr.hpp"
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
+#include "csr_uniform.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
@@ -21,6 +22,7 @@
 #include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
 #include "impl/csr16.hpp"
+#include "impl/csr_uniform.hpp"
 #include "impl/csr_host_rows.hpp"
 #include "impl/csr_multivector.hpp"
 #include "impl/csr_scalar.hpp"
@@ -328,6 +330,38 @@ void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const Csr16M
                                    A.col_low.data(), A.block_base.data(), A.wide_offset.data(), A.col_high.data(),
                                    A.values.data(), x.data(), y.data(), A.partial_sums.data(),
                                    A.partial_sums.data() + blocks, A.arrivals.data(), alpha, beta);
+  }
+}
+
+// Automatic: the raw load-balanced kernel without value loads over the matrix's partition where
+// it can run (GPU build, contiguous vectors of A's scalar, a partition of blocks the kernel
+// stages), else the Kokkos kernel, a thread per row (csr_scalar asks for it).
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const UniformCsrMatrix<S, O, Off, D>& A, const XView& x,
+              vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
+  const Algorithm algorithm = options.algorithm;
+  if (algorithm != Algorithm::automatic && algorithm != Algorithm::raw && algorithm != Algorithm::csr_scalar) {
+    unsupported_algorithm(algorithm, "CSR holding one value");
+  }
+  const auto& B = A.balanced;
+  bool raw = algorithm == Algorithm::raw;
+  if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
+    raw = raw || (algorithm == Algorithm::automatic && B.entries_per_block() <= raw::balanced_max_entries &&
+                  is_contiguous(x) && is_contiguous(y));
+  }
+  if (!raw) {
+    spmv_csr_uniform(space, alpha, A, x, beta, y);
+    return;
+  }
+  check_raw<ExecSpace, S, O, Off>(x, y);
+  if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
+    const int64_t blocks = B.num_blocks();
+    raw::csr_uniform_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
+                                         options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
+                                         options.resident_blocks, int64_t(A.nnz()), B.entries_per_block(), blocks,
+                                         B.block_first_row.data(), B.csr.row_offsets.data(), B.csr.col_indices.data(),
+                                         A.value, x.data(), y.data(), B.partial_sums.data(),
+                                         B.partial_sums.data() + blocks, B.arrivals.data(), alpha, beta);
   }
 }
 
@@ -795,7 +829,7 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
 /// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, BalancedCsrMatrix,
-/// Csr16Matrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
+/// Csr16Matrix, UniformCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
 ///
 /// Semantics follow BLAS and KokkosKernels:
 ///  - beta == 0 overwrites y: its old contents are never read, so NaN or Inf in y do not leak;
@@ -853,8 +887,9 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// kernels from two threads at once.)
 ///
 /// \param options forces an algorithm (launch tunables need one); the default picks per format:
-///        for CsrMatrix as above, for BalancedCsrMatrix and Csr16Matrix the raw load-balanced
-///        kernel where it can run (GPU build, contiguous x and y), their Kokkos kernel otherwise.
+///        for CsrMatrix as above, for BalancedCsrMatrix, Csr16Matrix and UniformCsrMatrix the raw
+///        load-balanced kernel where it can run (GPU build, contiguous x and y), their Kokkos
+///        kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, typename impl::spmv_scalar<Matrix, YView>::type alpha, const Matrix& A,

@@ -523,8 +523,10 @@ struct Csr16Columns {
 };
 
 // Where the balanced kernel's stage reads the values of its entries: stored (S, or float with S
-// double: mixed precision). at(k) is a thread's view from entry k on: load(j) gives entry k + j's
-// value.
+// double: mixed precision), or the one value every stored entry holds (UniformCsrMatrix), which
+// the kernel multiplies each gathered x by as it would a loaded value (the products, and so the
+// sums, are those of CSR holding that value), with no load. at(k) is a thread's view from entry
+// k on: load(j) gives entry k + j's value.
 template <class V>
 struct StoredValues {
   using Stored = V;
@@ -534,6 +536,17 @@ struct StoredValues {
     __device__ __forceinline__ V load(int j) const { return stream_load(p + j); }
   };
   __device__ __forceinline__ Thread at(int64_t k) const { return {vals + k}; }
+};
+
+template <class S>
+struct UniformValue {
+  using Stored = S;
+  S value;
+  struct Thread {
+    S value;
+    __device__ __forceinline__ S load(int) const { return value; }
+  };
+  __device__ __forceinline__ Thread at(int64_t) const { return {value}; }
 };
 
 // Blocks of the balanced kernel resident at once on a multiprocessor, for Csr16Matrix with
@@ -1179,8 +1192,8 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int resident_bloc
          tail_sum, arrivals, alpha, beta);
 }
 
-// Values: StoredValues<S>, or StoredValues<float> with S double (mixed precision: the products and
-// sums in S).
+// Values: StoredValues<S>, StoredValues<float> with S double (mixed precision: the products and
+// sums in S), or UniformValue<S>.
 template <int WaveSize, class S, class O, class Off, class Columns, class Values>
 void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,

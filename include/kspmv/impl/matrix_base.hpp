@@ -130,6 +130,7 @@ struct hyb_tag {};
 struct dia_tag {};
 struct csr_balanced_tag {};
 struct csr16_tag {};
+struct csr_uniform_tag {};
 
 }  // namespace impl
 }  // namespace kspmv
