@@ -29,6 +29,12 @@ template <class ExecSpace, class Ordinal, class Offset>
          << "\n" << plan.report().to_string();
 }
 
+const kspmv::PlanCandidate* find_candidate(const kspmv::PlanReport& report, const std::string& name) {
+  for (const kspmv::PlanCandidate& c : report.candidates)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
 // A tridiagonal n x n matrix with extra entries (row, column) after each row's band.
 kspmv::HostCsr tridiagonal_with(int64_t n, const std::vector<std::pair<int64_t, int64_t>>& extra) {
   kspmv::HostCsr band;
@@ -39,7 +45,8 @@ kspmv::HostCsr tridiagonal_with(int64_t n, const std::vector<std::pair<int64_t, 
       if (row == i) band.col_indices.push_back(col);
     band.row_offsets.push_back(int64_t(band.col_indices.size()));
   }
-  band.values.assign(band.col_indices.size(), 1.0);
+  // Values that differ (UniformCsrMatrix would hold one value).
+  for (size_t k = 0; k < band.col_indices.size(); ++k) band.values.push_back(1.0 + 0.25 * double(k % 3));
   return band;
 }
 
@@ -212,6 +219,8 @@ TYPED_TEST(PlanTest, AnalysisCountsWhatEachFormatStores) {
         EXPECT_EQ(p.blocked_ell_slots, slots);
         EXPECT_EQ(p.hyb_width, hyb);
         EXPECT_EQ(p.hyb_coo_entries, beyond);
+        // Every value 1: checked (and so found the same) with the raw kernels only.
+        EXPECT_EQ(p.values_uniform, (kspmv::impl::raw_available<TypeParam, double, int, int>()));
         if (long_rows && m > 1) {
           EXPECT_EQ(longest, 5000);
           EXPECT_GT(beyond, 5000 - hyb);  // the long rows' entries beyond the width, each counted
@@ -265,7 +274,7 @@ TYPED_TEST(PlanTest, NarrowColumnBlocksChooseCsr16WithTheRawKernels) {
       }
       h.row_offsets.push_back(int64_t(h.col_indices.size()));
     }
-    h.values.assign(h.col_indices.size(), 0.5);
+    for (size_t k = 0; k < h.col_indices.size(); ++k) h.values.push_back(0.5 + 0.125 * double(k % 5));
     return h;
   };
   kspmv::PlanOptions options;
@@ -284,6 +293,45 @@ TYPED_TEST(PlanTest, NarrowColumnBlocksChooseCsr16WithTheRawKernels) {
   EXPECT_EQ(wide.csr16_wide_sampled, wide.csr16_sampled_blocks);
   EXPECT_EQ(wide.csr16_wide_fraction(), 1.0);
   EXPECT_TRUE((check_plan<TypeParam, int, int>(spread, options, 2.0, -1.0, false, rng)));
+}
+
+// Every stored value the same (a graph's adjacency matrix: rows of 1 to 40 entries scattered over
+// 200,000 columns): with the raw GPU kernels the analysis finds it and the plan predicts
+// UniformCsrMatrix best (no values read; prediction only); elsewhere it is not a candidate. One
+// value that differs, in the last entry, makes the candidate infeasible; one that differs only in
+// its sign bit (-0.0 among 0.0) too.
+TYPED_TEST(PlanTest, OneValueInEveryEntryChoosesUniformCsrWithTheRawKernels) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h;
+  h.num_rows = 100000;
+  h.num_cols = 200000;
+  for (int64_t i = 0; i < h.num_rows; ++i) {
+    for (int64_t j = 0; j < 1 + (i * 13) % 40; ++j) h.col_indices.push_back(int64_t(rng() % uint64_t(h.num_cols)));
+    h.row_offsets.push_back(int64_t(h.col_indices.size()));
+  }
+  h.values.assign(h.col_indices.size(), 1.0);
+  kspmv::PlanOptions options;
+  options.small_matrix_bytes = 0;
+  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
+  std::string chosen;
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.5, 0.0, true, rng, &chosen)));
+  EXPECT_EQ(chosen == "raw_csr_uniform", raw) << chosen;
+  h.values.back() = 2.0;
+  const auto differs = kspmv::to_device<double, int, int, Device>(h);
+  EXPECT_FALSE(kspmv::impl::analyse_structure(differs, options.convert).values_uniform);
+  const kspmv::Plan<double, int, int, Device> plan(differs, options);
+  const kspmv::PlanCandidate* c = find_candidate(plan.report(), "raw_csr_uniform");
+  EXPECT_EQ(c != nullptr, raw) << plan.report().to_string();
+  if (c != nullptr) {
+    EXPECT_FALSE(c->feasible);
+    EXPECT_EQ(c->note, "values differ");
+  }
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.0, -1.0, false, rng, &chosen)));
+  EXPECT_NE(chosen, "raw_csr_uniform");
+  h.values.assign(h.col_indices.size(), 0.0);
+  h.values[h.values.size() / 3] = -0.0;
+  EXPECT_FALSE(kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), options.convert).values_uniform);
 }
 
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
@@ -506,12 +554,6 @@ TEST(PlanBadArgument, ApplyChecksTheVectors) {
                                                  "kspmv::spmv: dimension mismatch: A is 5 x 5, x has 4 entries (needs 5)"));
   EXPECT_TRUE(throws_with<std::invalid_argument>([&] { plan.apply(Kokkos::DefaultExecutionSpace(), 1.0, x, 0.0, long_y); },
                                                  "y has 6 entries (needs 5)"));
-}
-
-const kspmv::PlanCandidate* find_candidate(const kspmv::PlanReport& report, const std::string& name) {
-  for (const kspmv::PlanCandidate& c : report.candidates)
-    if (c.name == name) return &c;
-  return nullptr;
 }
 
 // Mixed precision only when asked; when chosen, y is the double product of A's values rounded to

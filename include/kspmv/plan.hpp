@@ -10,7 +10,9 @@
 /// but DIA) and the device bandwidth measured once per process; when the hint of uses is large, the best predicted candidates are also
 /// converted and timed once. With the raw GPU kernels the candidates include Csr16Matrix (16-bit
 /// column offsets, the share of blocks needing 32 estimated from a sample of blocks): the
-/// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal). Asked for
+/// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal); and, where the
+/// analysis finds every stored value the same (bit for bit: graphs' adjacency and pattern
+/// matrices), UniformCsrMatrix, the same kernel reading no values. Asked for
 /// (PlanOptions::float_values), a double matrix may also run on its values rounded to float:
 /// mixed precision, which changes results. In modes T and H (PlanOptions::mode) the plan keeps
 /// A^T (A^H) formed explicitly, and planned as a matrix of its own, where the expected uses pay
@@ -129,7 +131,9 @@ class Plan {
   using execution_space = typename Device::execution_space;
 
   /// Analyses A on its device and chooses (see the file comment). A's Views are shared, not
-  /// copied; the chosen format's storage is owned by the plan. Throws std::invalid_argument,
+  /// copied; the chosen format's storage is owned by the plan, and a plan holding a converted
+  /// format (or UniformCsrMatrix's one value) does not see later changes of A's values: make a
+  /// new plan after changing them. Throws std::invalid_argument,
   /// before any analysis, if expected_uses or timed_candidates is negative, small_matrix_bytes
   /// negative or NaN, or a field of options.convert out of range (as kspmv::convert checks it:
   /// otherwise every conversion would be refused and the plan fall back to CSR without a word).
@@ -180,7 +184,7 @@ class Plan {
 
  private:
   using Matrix = std::variant<csr_type, BalancedCsrMatrix<Scalar, Ordinal, Offset, Device>,
-                              Csr16Matrix<Scalar, Ordinal, Offset, Device>,
+                              Csr16Matrix<Scalar, Ordinal, Offset, Device>, UniformCsrMatrix<Scalar, Ordinal, Offset, Device>,
                               EllMatrix<Scalar, Ordinal, Offset, Device>, BlockedEllMatrix<Scalar, Ordinal, Offset, Device>,
                               HybMatrix<Scalar, Ordinal, Offset, Device>, DiaMatrix<Scalar, Ordinal, Offset, Device>,
                               impl::NarrowedValues<BalancedCsrMatrix<typename impl::narrowed<Scalar>::type, Ordinal, Offset, Device>>>;
@@ -248,6 +252,13 @@ class Plan {
     // Blocks of 256 threads whatever the gathers: on ca-CondMat x274 (0.8 lines of x an entry,
     // where CSR takes 512), 512 threads ran Csr16Matrix 6% slower than 256 (H200).
     if (name == "raw_csr16") return {Matrix(kspmv::convert<Csr16Matrix>(m_csr, convert)), SpmvOptions{Algorithm::raw}};
+    // Blocks of 256 threads, as many a multiprocessor as fit, whatever the gathers: on the 10 of
+    // the 22 replicated real matrices holding one value where raw balanced CSR takes other
+    // settings (512 threads, or 7 blocks of 256 for more L1), those ran UniformCsrMatrix 0.9-7%
+    // slower (H200, perf_tests/results/h200_csr_uniform/first_form).
+    if (name == "raw_csr_uniform") {
+      return {Matrix(impl::uniform_csr_of_checked(m_csr)), SpmvOptions{Algorithm::raw}};  // the analysis checked the values
+    }
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};

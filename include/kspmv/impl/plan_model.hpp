@@ -1,7 +1,7 @@
 #pragma once
 // The Plan's analysis and cost model. The analysis reads the structure once on the device (row
-// lengths, per-slice widths, the row-length histogram, occupied diagonals): a few SpMVs' worth of
-// memory traffic at most. The model predicts time per SpMV as
+// lengths, per-slice widths, the row-length histogram, occupied diagonals) and, with the raw GPU
+// kernels, whether every value is the same: a few SpMVs' worth of memory traffic at most. The model predicts time per SpMV as
 //   latency + bytes moved / (measured bandwidth x efficiency) + longest-row time
 // with the efficiencies and the per-entry time of a serial row measured on the H200
 // (perf_tests/results/h200): they rank candidates; a Plan with a large use hint times the best.
@@ -10,6 +10,7 @@
 
 #include "../csr.hpp"
 #include "convert_common.hpp"
+#include "convert_csr_uniform.hpp"
 #include "convert_dia.hpp"
 #include "convert_values.hpp"
 #include "csr_analysis.hpp"
@@ -62,6 +63,9 @@ struct PlanStructure {
   // Csr16Matrix: of a sample of its blocks (csr16_wide_blocks), how many span more than 16 bits
   // of columns (4 bytes of index an entry there, 2 elsewhere). 0 sampled: not counted.
   int64_t csr16_sampled_blocks = 0, csr16_wide_sampled = 0;
+  // Every stored value the same, bit for bit (launch_value_check): UniformCsrMatrix holds A
+  // without its values. Checked with the raw kernels only (its candidate's).
+  bool values_uniform = false;
   // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
   // automatic call's analysis); 0 where not measured (host backends, cache-resident matrices).
   double lines_per_entry = 0;
@@ -368,14 +372,20 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   // device waits: device_storage.hpp); then one wait. On the H200 the analysis went from 243 to
   // 146 us (geometric mean over the 53 replicated real matrices; 155-440 us to 69-265 us), the
   // Plan's setup from 326 to 200 us (perf_tests/results/h200_plan_analysis_one_pass).
-  const int64_t cap = hyb_width_cap, wide_slot = cap + row_length_summary_slots;
-  const auto storage = device_storage<D>("kspmv::plan::structure", size_t(wide_slot + 1) * sizeof(int64_t));
+  const int64_t cap = hyb_width_cap, wide_slot = cap + row_length_summary_slots, values_slot = wide_slot + 1;
+  const auto storage = device_storage<D>("kspmv::plan::structure", size_t(values_slot + 1) * sizeof(int64_t));
   const Kokkos::View<int64_t*, D, Kokkos::MemoryTraits<Kokkos::Unmanaged>> found(static_cast<int64_t*>(storage.get()),
-                                                                                  wide_slot + 1);
+                                                                                  values_slot + 1);
   Kokkos::deep_copy(execution_space(), found, int64_t(0));
   launch_row_length_summary<execution_space>(A.row_offsets, p.rows, height, cap, found);
-  if (raw_available<execution_space, S, O, Off>()) {
+  const bool raw = raw_available<execution_space, S, O, Off>();
+  if (raw) {
     p.csr16_sampled_blocks = launch_csr16_wide_sample(A, raw::balanced_max_entries, Kokkos::subview(found, wide_slot));
+    // A sample, then every value where the sample found none differing: on the H200 the analysis
+    // took 172-175 us instead of 156 (geometric mean over the 31 replicated real matrices of many
+    // values), 357 instead of 182 over the 22 holding one value (a pass over 50-90M values),
+    // which then run 0.81x raw balanced CSR's time (perf_tests/results/h200_csr_uniform).
+    launch_value_check<execution_space>(A.values, Kokkos::subview(found, values_slot));
   }
   // A row of L entries occupies L diagonals: the count matters only when the longest row leaves
   // DIA a chance (never on host backends, where DIA's column-major walk is slow), and stops at
@@ -389,10 +399,11 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
     diagonals.emplace(p.dia_affordable);
     insert_diagonals(A, *diagonals, stride, "kspmv::plan[diagonals]");
   }
-  std::vector<int64_t> host(size_t(wide_slot + 1));
+  std::vector<int64_t> host(size_t(values_slot + 1));
   Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
                     found);  // the one wait
   p.csr16_wide_sampled = host[size_t(wide_slot)];
+  p.values_uniform = raw && p.nnz > 0 && host[size_t(values_slot)] == 0;
   const RowLengthSummary lengths = RowLengthSummary::read(host.data(), cap);
   p.longest_row = lengths.longest;
   p.ell_slots = p.longest_row * p.rows;
@@ -487,6 +498,12 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
                                double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
     add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, k.csr16_conversion * conversion(csr16_bytes),
         per_call(csr16_bytes, whole_wave_rows ? k.raw_csr16_long : k.raw_csr16, walk));
+    // UniformCsrMatrix: CSR's structure without its values, on the same kernel and partition,
+    // charged raw balanced CSR's rates on its own bytes (the gathers of x as CSR's); its setup, the
+    // partition, as raw balanced CSR's (the value check is part of the analysis).
+    const double uniform_bytes = double(p.nnz) * sizeof(O) + double(p.rows + 1) * sizeof(Off) + vectors;
+    add("raw_csr_uniform", p.values_uniform, "values differ", uniform_bytes, 50e-6,
+        per_call(uniform_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
