@@ -113,6 +113,34 @@ TYPED_TEST(UniformCsr, MixedPrecision) {
   EXPECT_TRUE((check_spmv_mode<TypeParam, float, int, int, kspmv::UniformCsrMatrix, double>(h, "N", 2.0, x, 1.0, y0)));
 }
 
+// Complex scalars (the Kokkos kernel, a thread per row): one value 0.5 - 1.5i in every entry, modes N
+// and C (conj(A), through a conjugated x), against the reference in std::complex<double>; an
+// entry whose imaginary part alone differs is refused.
+TYPED_TEST(UniformCsr, ComplexValues) {
+  using Device = DeviceOf<TypeParam>;
+  using Z = Kokkos::complex<double>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h = with_every_value(random_csr(RandomShape{300, 200, 12, 0.1, 0}, rng), 0.5);
+  h.complex_field = true;
+  h.imaginary.assign(h.values.size(), -1.5);
+  const auto A = kspmv::convert<kspmv::UniformCsrMatrix>(kspmv::to_device<Z, int, int, Device>(h));
+  EXPECT_EQ(A.value, Z(0.5, -1.5));
+  const auto x = random_complex_vector(size_t(h.num_cols), rng);
+  const auto y0 = random_complex_vector(size_t(h.num_rows), rng);
+  const Complex alpha(1.0, 0.5), beta(-0.5, 2.0);
+  for (const char* mode : {"N", "C"}) {
+    SCOPED_TRACE(mode);
+    auto xd = to_device_complex_vector<Z, Device>(x, "x");
+    auto yd = to_device_complex_vector<Z, Device>(y0, "y");
+    kspmv::spmv(TypeParam(), mode, Z(alpha.real(), alpha.imag()), A, xd, Z(beta.real(), beta.imag()), yd);
+    EXPECT_TRUE(matches_complex_reference(to_std_vector(yd), reference_spmv_complex(alpha, h, mode[0], x, beta, y0)));
+  }
+  h.imaginary[h.imaginary.size() / 2] = -1.25;
+  EXPECT_TRUE(throws_with<std::invalid_argument>(
+      [&] { kspmv::convert<kspmv::UniformCsrMatrix>(kspmv::to_device<Z, int, int, Device>(h)); },
+      "entry " + std::to_string(h.imaginary.size() / 2) + " holds (0.5,-1.25), entry 0 holds (0.5,-1.5)"));
+}
+
 TYPED_TEST(UniformCsr, ConvertRefusesValuesThatDiffer) {
   using Device = DeviceOf<TypeParam>;
   // golden_5x5: entry 1 differs from entry 0.
