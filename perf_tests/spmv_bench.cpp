@@ -373,12 +373,13 @@ Candidate plan_candidate(const std::string& name, const Matrix& A, const Vector&
           tolerance};
 }
 
-// The Plan, CSR with 16-bit column offsets (Csr16Matrix) and CSR holding one value
-// (UniformCsrMatrix, refused where values differ), their raw kernel on GPUs: run with either
-// kernel set.
+// The Plan, CSR with 16-bit column offsets (Csr16Matrix), CSR holding one value (UniformCsrMatrix,
+// refused where values differ) and CSR with coded values (CodedCsrMatrix, refused beyond 256
+// distinct values), their raw kernel on GPUs: run with either kernel set.
 void add_plan_and_csr16(std::vector<Candidate>& list, const Matrix& A, const Vector& x, const Vector& y) {
   list.push_back(format_candidate<kspmv::Csr16Matrix>("kspmv:csr16", A, x, y, kspmv::ConvertOptions()));
   list.push_back(format_candidate<kspmv::UniformCsrMatrix>("kspmv:csr_uniform", A, x, y, kspmv::ConvertOptions()));
+  list.push_back(format_candidate<kspmv::CodedCsrMatrix>("kspmv:csr_coded", A, x, y, kspmv::ConvertOptions()));
   list.push_back(plan_candidate("kspmv:plan", A, x, y, kspmv::PlanOptions(), 1e-10));
 }
 

@@ -245,4 +245,82 @@ void run_format_suite(const std::vector<kspmv::SpmvOptions>& algorithms, const k
   }
 }
 
+// ---- Formats holding CSR's structure with their values compressed (UniformCsrMatrix,
+// CodedCsrMatrix): each accepts only some values, so their suites take the values from `values`,
+// a map of a random case's HostCsr to one the format holds.
+
+// Every random case (empty rows, a single huge row, no rows, no columns, alpha 0, beta 0 with NaN in
+// y, rectangular) with its values remapped, in double (int indices) and float (int64_t indices,
+// size_t offsets), automatic (the raw kernel where compiled) and csr_scalar, and the round trip.
+template <class ExecSpace, template <class, class, class, class> class Format, class Values>
+void run_compressed_values_suite(const Values& values) {
+  const uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with KSPMV_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  for (const kspmv::SpmvOptions& options : {kspmv::SpmvOptions(), kspmv::SpmvOptions{kspmv::Algorithm::csr_scalar}}) {
+    SCOPED_TRACE(describe(options));
+    for (const RandomCase& c : random_cases) {
+      SCOPED_TRACE(c.what);
+      for (const kspmv::HostCsr& A : values(random_csr(c.shape, rng))) {
+        const auto x = random_vector(A.num_cols, rng);
+        auto y0 = random_vector(A.num_rows, rng);
+        if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
+        EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(A, c.alpha, x, c.beta, y0, options)));
+        EXPECT_TRUE((check_spmv<ExecSpace, float, int64_t, size_t, Format>(A, c.alpha, x, c.beta, y0, options)));
+        EXPECT_TRUE((check_round_trip<ExecSpace, Format>(A)));
+      }
+    }
+  }
+}
+
+// Each product is the entry's value times x as CSR's with that value stored, summed in the same
+// order: on GPUs the format's automatic call (the raw balanced kernel) gives raw balanced CSR's
+// bits on the same CSR; on hosts the thread-per-row kernels are compared (the balanced partition's
+// Kokkos kernel sums in another order).
+template <class ExecSpace, template <class, class, class, class> class Format>
+void expect_same_bits_as_csr(const kspmv::HostCsr& h, std::mt19937_64& rng) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto csr = kspmv::to_device<double, int, int, Device>(h);
+  const auto converted = kspmv::convert<Format>(csr);
+  const auto balanced = kspmv::convert<kspmv::BalancedCsrMatrix>(csr);
+  const auto x = to_device_vector<double, Device>(random_vector(h.num_cols, rng), "x");
+  const auto y0 = random_vector(h.num_rows, rng);
+  auto y_format = to_device_vector<double, Device>(y0, "y_format");
+  auto y_csr = to_device_vector<double, Device>(y0, "y_csr");
+  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
+    kspmv::spmv(1.25, converted, x, -0.5, y_format);
+    kspmv::spmv(1.25, balanced, x, -0.5, y_csr, {kspmv::Algorithm::raw});
+  } else {
+    kspmv::spmv(1.25, converted, x, -0.5, y_format, {kspmv::Algorithm::csr_scalar});
+    kspmv::spmv(1.25, csr, x, -0.5, y_csr, {kspmv::Algorithm::csr_scalar});
+  }
+  const auto a = to_std_vector(y_format), b = to_std_vector(y_csr);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
+  EXPECT_TRUE(matches_reference(a, reference_spmv(1.25, h, to_std_vector(x), -0.5, y0)));
+}
+
+// Other algorithms, a wrong x, several vectors and mode T are clear errors naming the format
+// (golden_5x5's structure with h's values); the raw kernel is one where none is compiled.
+template <class ExecSpace, template <class, class, class, class> class Format>
+void expect_compressed_values_refusals(const kspmv::HostCsr& h, const std::string& format_name) {
+  using Device = DeviceOf<ExecSpace>;
+  const auto A = kspmv::convert<Format>(kspmv::to_device<double, int, int, Device>(h));
+  Kokkos::View<double*, Device> x("x", 5), y("y", 5), x4("x", 4);
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_vector}); },
+                                                 "algorithm csr_vector does not apply to a "));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x4, 0.0, y); }, "x has 4 entries (needs 5)"));
+  Kokkos::View<double**, Device> X("X", 5, 2), Y("Y", 5, 2);
+  EXPECT_TRUE(throws_with<std::invalid_argument>(
+      [&] { kspmv::spmv(1.0, A, X, 0.0, Y); }, "rank-2 x and y (several vectors) are not supported for " + format_name));
+  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv("T", 1.0, A, x, 0.0, y); },
+                                                 "mode T is not supported for " + format_name));
+  if (kspmv::impl::raw_available<ExecSpace, double, int, int>()) {
+    EXPECT_TRUE((check_spmv<ExecSpace, double, int, int, Format>(h, 2.0, {1, 2, 3, 4, 5}, -1.0, {1, 1, 1, 1, 1},
+                                                                 {kspmv::Algorithm::raw})));
+  } else {
+    EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::raw}), std::invalid_argument);
+  }
+}
+
 }  // namespace kspmv_test

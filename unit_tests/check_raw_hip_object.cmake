@@ -7,7 +7,8 @@
 # Width> for the six shapes of 4, 8 and 16 vectors a pass (and the chunks' scale kernel),
 # csr_balanced_kernel<64, BlockSize, BetaIsZero,
 # SinglePass> (blocks of 256 and 512 threads, on CSR's and Csr16Matrix's columns, float values
-# with double vectors on CSR's: mixed precision, and one value on CSR's: UniformCsrMatrix) with its
+# with double vectors on CSR's: mixed precision, one value and coded values on CSR's:
+# UniformCsrMatrix, CodedCsrMatrix) with its
 # csr_balanced_carry_kernel<64>, each for
 # float and double with every index and offset pair raw::supports() names (int/int, int/int64_t,
 # int/size_t, int64_t/int64_t, int64_t/size_t), and row_statistics_kernel<64> for each pair;
@@ -89,7 +90,8 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
   # The balanced kernel's last two parameters are its column source, CSR's columns (CsrColumns<O>,
   # mangled NS1_10CsrColumnsIiEE with int ordinals) or Csr16Matrix's (NS1_12Csr16ColumnsIiEE),
   # and its value source: stored values of the scalar's type (StoredValues<S>), on CSR with double
-  # also float (mixed precision), and on CSR's columns one value (UniformValue<S>, UniformCsrMatrix).
+  # also float (mixed precision), and on CSR's columns one value (UniformValue<S>, UniformCsrMatrix)
+  # or coded values (CodedValues<S>, CodedCsrMatrix).
   string(SUBSTRING "${types}" 0 3 scalar_and_indices)
   string(SUBSTRING "${types}" 0 1 scalar)
   string(SUBSTRING "${types}" 1 1 ordinal)
@@ -102,6 +104,7 @@ foreach(types diiE dilE dimE dllE dlmE fiiE filE fimE fllE flmE)
           expect_symbol("${kernel}NS1_${columns}I${ordinal}EENS1_12StoredValuesI${scalar}EEEE")
         endforeach()
         expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_12UniformValueI${scalar}EEEE")
+        expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_11CodedValuesI${scalar}EEEE")
         if(scalar STREQUAL "d")
           expect_symbol("${kernel}NS1_10CsrColumnsI${ordinal}EENS1_12StoredValuesIfEEEE")
         endif()

@@ -16,30 +16,12 @@ kspmv::HostCsr with_every_value(kspmv::HostCsr h, double value) {
   return h;
 }
 
-// Automatic runs the raw load-balanced kernel where one exists (GPU builds); csr_scalar is always
-// the Kokkos kernel, a thread per row. Every random case (empty rows, a single huge row, no rows,
-// no columns, alpha 0, beta 0 with NaN in y, rectangular) with its values set to one value, in
-// double (int indices) and float (int64_t indices, size_t offsets), and the round trip to CSR.
+// The common suite of the formats holding CSR's structure with compressed values
+// (cases.hpp), with every value 1, then -2.5.
 TYPED_TEST(UniformCsr, RandomCasesWithOneValue) {
-  const uint64_t seed = test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with KSPMV_TEST_SEED=" + std::to_string(seed) + ")");
-  std::mt19937_64 rng(seed);
-  for (const kspmv::SpmvOptions& options : {kspmv::SpmvOptions(), kspmv::SpmvOptions{kspmv::Algorithm::csr_scalar}}) {
-    SCOPED_TRACE(describe(options));
-    for (const RandomCase& c : random_cases) {
-      SCOPED_TRACE(c.what);
-      for (const double value : {1.0, -2.5}) {
-        const kspmv::HostCsr A = with_every_value(random_csr(c.shape, rng), value);
-        const auto x = random_vector(A.num_cols, rng);
-        auto y0 = random_vector(A.num_rows, rng);
-        if (c.nan_in_y) std::fill(y0.begin(), y0.end(), nan);
-        EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::UniformCsrMatrix>(A, c.alpha, x, c.beta, y0, options)));
-        EXPECT_TRUE((check_spmv<TypeParam, float, int64_t, size_t, kspmv::UniformCsrMatrix>(A, c.alpha, x, c.beta, y0,
-                                                                                            options)));
-        EXPECT_TRUE((check_round_trip<TypeParam, kspmv::UniformCsrMatrix>(A)));
-      }
-    }
-  }
+  run_compressed_values_suite<TypeParam, kspmv::UniformCsrMatrix>([](const kspmv::HostCsr& h) {
+    return std::vector<kspmv::HostCsr>{with_every_value(h, 1.0), with_every_value(h, -2.5)};
+  });
 }
 
 // The real matrices' structure with one value: the pattern files as read (every entry 1), the
@@ -60,33 +42,11 @@ TYPED_TEST(UniformCsr, RealMatricesWithOneValue) {
   }
 }
 
-// Each product is value * x as CSR's with the value stored, summed in the same order: the
-// automatic call gives BalancedCsrMatrix's bits (the same load-balanced kernel or, on hosts, the
-// same partition's Kokkos kernel is not the same order, so there the thread-per-row kernels are
-// compared), with a value whose products round (0.3).
+// A value whose products round (0.3): the same bits as CSR holding it (cases.hpp).
 TYPED_TEST(UniformCsr, SameBitsAsCsrHoldingTheValue) {
-  using Device = DeviceOf<TypeParam>;
   std::mt19937_64 rng(test_seed());
-  const kspmv::HostCsr h = with_every_value(random_csr(RandomShape{4000, 3000, 30, 0.1, 9000}, rng), 0.3);
-  const auto csr = kspmv::to_device<double, int, int, Device>(h);
-  const auto uniform = kspmv::convert<kspmv::UniformCsrMatrix>(csr);
-  const auto balanced = kspmv::convert<kspmv::BalancedCsrMatrix>(csr);
-  const auto x = to_device_vector<double, Device>(random_vector(h.num_cols, rng), "x");
-  const auto y0 = random_vector(h.num_rows, rng);
-  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
-  auto y_uniform = to_device_vector<double, Device>(y0, "y_uniform");
-  auto y_csr = to_device_vector<double, Device>(y0, "y_csr");
-  if (raw) {
-    kspmv::spmv(1.25, uniform, x, -0.5, y_uniform);
-    kspmv::spmv(1.25, balanced, x, -0.5, y_csr, {kspmv::Algorithm::raw});
-  } else {
-    kspmv::spmv(1.25, uniform, x, -0.5, y_uniform, {kspmv::Algorithm::csr_scalar});
-    kspmv::spmv(1.25, csr, x, -0.5, y_csr, {kspmv::Algorithm::csr_scalar});
-  }
-  const auto a = to_std_vector(y_uniform), b = to_std_vector(y_csr);
-  ASSERT_EQ(a.size(), b.size());
-  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
-  EXPECT_TRUE(matches_reference(a, reference_spmv(1.25, h, to_std_vector(x), -0.5, y0)));
+  expect_same_bits_as_csr<TypeParam, kspmv::UniformCsrMatrix>(
+      with_every_value(random_csr(RandomShape{4000, 3000, 30, 0.1, 9000}, rng), 0.3), rng);
 }
 
 // A row of 50,000 entries spans many blocks of the partition (25 of the GPUs' 2048 entries):
@@ -180,27 +140,9 @@ TYPED_TEST(UniformCsr, ValidateFindsAChangedValue) {
   EXPECT_TRUE(std::all_of(back.values.begin(), back.values.end(), [](double v) { return v == 2.0; }));
 }
 
-// Other algorithms, a wrong x, several vectors and mode T are clear errors; the raw kernel is one
-// where none is compiled.
 TYPED_TEST(UniformCsr, RefusesWhatDoesNotApply) {
-  using Device = DeviceOf<TypeParam>;
-  const kspmv::HostCsr h = with_every_value(golden_5x5(), 1.0);
-  const auto A = kspmv::convert<kspmv::UniformCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
-  Kokkos::View<double*, Device> x("x", 5), y("y", 5), x4("x", 4);
-  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::csr_vector}); },
-                                                 "algorithm csr_vector does not apply to a "));
-  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, x4, 0.0, y); }, "x has 4 entries (needs 5)"));
-  Kokkos::View<double**, Device> X("X", 5, 2), Y("Y", 5, 2);
-  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv(1.0, A, X, 0.0, Y); },
-                                                 "rank-2 x and y (several vectors) are not supported for UniformCsrMatrix"));
-  EXPECT_TRUE(throws_with<std::invalid_argument>([&] { kspmv::spmv("T", 1.0, A, x, 0.0, y); },
-                                                 "mode T is not supported for UniformCsrMatrix"));
-  if (kspmv::impl::raw_available<TypeParam, double, int, int>()) {
-    EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::UniformCsrMatrix>(h, 2.0, {1, 2, 3, 4, 5}, -1.0,
-                                                                                  {1, 1, 1, 1, 1}, {kspmv::Algorithm::raw})));
-  } else {
-    EXPECT_THROW(kspmv::spmv(1.0, A, x, 0.0, y, {kspmv::Algorithm::raw}), std::invalid_argument);
-  }
+  expect_compressed_values_refusals<TypeParam, kspmv::UniformCsrMatrix>(with_every_value(golden_5x5(), 1.0),
+                                                                        "UniformCsrMatrix");
 }
 
 }  // namespace

@@ -11,12 +11,14 @@
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
 #include "csr_uniform.hpp"
+#include "csr_coded.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
 #include "impl/convert_coo.hpp"
 #include "impl/convert_csr16.hpp"
 #include "impl/convert_csr_uniform.hpp"
+#include "impl/convert_csr_coded.hpp"
 #include "impl/csr_balanced.hpp"
 #include "impl/convert_dia.hpp"
 #include "impl/convert_ell.hpp"
@@ -106,17 +108,24 @@ UniformCsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const 
   return uniform_csr_from_csr(A);
 }
 template <class S, class O, class Off, class D>
+CodedCsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
+                                      type_tag<CodedCsrMatrix<S, O, Off, D>>) {
+  return coded_csr_from_csr(A);
+}
+template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> from_csr(const CsrMatrix<S, O, Off, D>& A, const ConvertOptions&,
                                  type_tag<CsrMatrix<S, O, Off, D>>) {
   return A;
 }
 }  // namespace impl
 
-/// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, UniformCsrMatrix, EllMatrix,
-/// BlockedEllMatrix, CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix itself) on A's device: `auto E =
-/// kspmv::convert<kspmv::EllMatrix>(A);`. The result represents the same A: spmv on it gives spmv
-/// on A up to rounding. Throws std::invalid_argument when a limit of `options` would be exceeded,
-/// for UniformCsrMatrix when A's values are not all the same (bit for bit), and, before looking at A,
+/// Converts a CSR matrix to Format (BalancedCsrMatrix, Csr16Matrix, UniformCsrMatrix,
+/// CodedCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix, DiaMatrix, or CsrMatrix
+/// itself) on A's device: `auto E = kspmv::convert<kspmv::EllMatrix>(A);`. The result represents
+/// the same A: spmv on it gives spmv on A up to rounding. Throws std::invalid_argument when a limit
+/// of `options` would be exceeded, for UniformCsrMatrix when A's values are not all the same (bit
+/// for bit), for CodedCsrMatrix when they take more than 256 distinct values (or 16 bytes each),
+/// and, before looking at A,
 /// when a field of `options` is out of range, whichever format it applies to (negative
 /// slice_height or max_diagonals, sigma below 1, hyb_width below -1, max_fill_ratio not positive
 /// or NaN).
@@ -140,6 +149,11 @@ CsrMatrix<S, O, Off, D> to_csr(const BalancedCsrMatrix<S, O, Off, D>& A) {
 template <class S, class O, class Off, class D>
 CsrMatrix<S, O, Off, D> to_csr(const Csr16Matrix<S, O, Off, D>& A) {
   return impl::csr16_to_csr(A);
+}
+/// CodedCsrMatrix: its structure (shared) with a new values array of each entry's table value.
+template <class S, class O, class Off, class D>
+CsrMatrix<S, O, Off, D> to_csr(const CodedCsrMatrix<S, O, Off, D>& A) {
+  return impl::coded_csr_to_csr(A);
 }
 /// UniformCsrMatrix: its structure (shared) with a new values array holding its one value.
 template <class S, class O, class Off, class D>

@@ -11,6 +11,7 @@
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
 #include "csr_uniform.hpp"
+#include "csr_coded.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "generate.hpp"

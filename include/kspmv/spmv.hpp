@@ -12,6 +12,7 @@
 #include "csr_balanced.hpp"
 #include "csr16.hpp"
 #include "csr_uniform.hpp"
+#include "csr_coded.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "hyb.hpp"
@@ -22,7 +23,7 @@
 #include "impl/csr_analysis.hpp"
 #include "impl/csr_balanced.hpp"
 #include "impl/csr16.hpp"
-#include "impl/csr_uniform.hpp"
+#include "impl/csr_compressed_values.hpp"
 #include "impl/csr_host_rows.hpp"
 #include "impl/csr_multivector.hpp"
 #include "impl/csr_scalar.hpp"
@@ -333,36 +334,66 @@ void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const Csr16M
   }
 }
 
-// Automatic: the raw load-balanced kernel without value loads over the matrix's partition where
-// it can run (GPU build, contiguous vectors of A's scalar, a partition of blocks the kernel
-// stages), else the Kokkos kernel, a thread per row (csr_scalar asks for it).
-template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
-void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const UniformCsrMatrix<S, O, Off, D>& A, const XView& x,
-              vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
+// The formats holding CSR's structure and its balanced partition with their values compressed
+// (UniformCsrMatrix, CodedCsrMatrix). Automatic: the raw load-balanced kernel over the partition
+// where it can run (GPU build, contiguous vectors of A's scalar, blocks the kernel stages), else
+// the format's Kokkos kernel, a thread per row (csr_scalar asks for it). raw_kernel(stream,
+// single_pass, block_threads, blocks) launches the raw kernel on A's values; generic, so that it
+// is instantiated only where the raw kernels run.
+template <class ExecSpace, class S, class O, class Off, class Matrix, class XView, class YView, class KokkosKernel,
+          class RawKernel>
+void dispatch_compressed_values(const ExecSpace& space, const Matrix& A, const XView& x, const YView& y,
+                                const SpmvOptions& options, const char* format, const KokkosKernel& kokkos_kernel,
+                                const RawKernel& raw_kernel) {
   const Algorithm algorithm = options.algorithm;
   if (algorithm != Algorithm::automatic && algorithm != Algorithm::raw && algorithm != Algorithm::csr_scalar) {
-    unsupported_algorithm(algorithm, "CSR holding one value");
+    unsupported_algorithm(algorithm, format);
   }
-  const auto& B = A.balanced;
   bool raw = algorithm == Algorithm::raw;
   if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
-    raw = raw || (algorithm == Algorithm::automatic && B.entries_per_block() <= raw::balanced_max_entries &&
+    raw = raw || (algorithm == Algorithm::automatic && A.balanced.entries_per_block() <= raw::balanced_max_entries &&
                   is_contiguous(x) && is_contiguous(y));
   }
   if (!raw) {
-    spmv_csr_uniform(space, alpha, A, x, beta, y);
+    kokkos_kernel();
     return;
   }
   check_raw<ExecSpace, S, O, Off>(x, y);
   if constexpr (raw_runs<ExecSpace, S, O, Off, YView>()) {
-    const int64_t blocks = B.num_blocks();
-    raw::csr_uniform_balanced<S, O, Off>(native_stream(space), raw_balanced_single_pass(blocks),
-                                         options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads,
-                                         options.resident_blocks, int64_t(A.nnz()), B.entries_per_block(), blocks,
-                                         B.block_first_row.data(), B.csr.row_offsets.data(), B.csr.col_indices.data(),
-                                         A.value, x.data(), y.data(), B.partial_sums.data(),
-                                         B.partial_sums.data() + blocks, B.arrivals.data(), alpha, beta);
+    const int64_t blocks = A.balanced.num_blocks();
+    raw_kernel(native_stream(space), raw_balanced_single_pass(blocks),
+               options.team_size > 0 ? options.team_size : raw_balanced_default_block_threads, blocks);
   }
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const UniformCsrMatrix<S, O, Off, D>& A, const XView& x,
+              vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
+  const auto& B = A.balanced;
+  dispatch_compressed_values<ExecSpace, S, O, Off>(
+      space, A, x, y, options, "CSR holding one value", [&] { spmv_csr_uniform(space, alpha, A, x, beta, y); },
+      [&](auto stream, bool single_pass, int threads, int64_t blocks) {
+        raw::csr_uniform_balanced<S, O, Off>(stream, single_pass, threads, options.resident_blocks, int64_t(A.nnz()),
+                                             B.entries_per_block(), blocks, B.block_first_row.data(),
+                                             B.csr.row_offsets.data(), B.csr.col_indices.data(), A.value, x.data(),
+                                             y.data(), B.partial_sums.data(), B.partial_sums.data() + blocks,
+                                             B.arrivals.data(), alpha, beta);
+      });
+}
+
+template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
+void dispatch(const ExecSpace& space, vector_scalar_t<YView> alpha, const CodedCsrMatrix<S, O, Off, D>& A, const XView& x,
+              vector_scalar_t<YView> beta, const YView& y, const SpmvOptions& options) {
+  const auto& B = A.balanced;
+  dispatch_compressed_values<ExecSpace, S, O, Off>(
+      space, A, x, y, options, "CSR with coded values", [&] { spmv_csr_coded(space, alpha, A, x, beta, y); },
+      [&](auto stream, bool single_pass, int threads, int64_t blocks) {
+        raw::csr_coded_balanced<S, O, Off>(stream, single_pass, threads, options.resident_blocks, int64_t(A.nnz()),
+                                           B.entries_per_block(), blocks, B.block_first_row.data(),
+                                           B.csr.row_offsets.data(), B.csr.col_indices.data(), A.codes.data(),
+                                           A.table.data(), x.data(), y.data(), B.partial_sums.data(),
+                                           B.partial_sums.data() + blocks, B.arrivals.data(), alpha, beta);
+      });
 }
 
 template <class ExecSpace, class S, class O, class Off, class D, class XView, class YView>
@@ -829,7 +860,8 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 
 /// y = alpha*A*x + beta*y on the given execution space instance (asynchronous, like any
 /// Kokkos kernel on that instance). A is any kspmv matrix: CsrMatrix, BalancedCsrMatrix,
-/// Csr16Matrix, UniformCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or DiaMatrix.
+/// Csr16Matrix, UniformCsrMatrix, CodedCsrMatrix, EllMatrix, BlockedEllMatrix, CooMatrix, HybMatrix or
+/// DiaMatrix.
 ///
 /// Semantics follow BLAS and KokkosKernels:
 ///  - beta == 0 overwrites y: its old contents are never read, so NaN or Inf in y do not leak;
@@ -887,9 +919,9 @@ void spmv_checked(const ExecSpace& space, Operation op, typename spmv_scalar<Mat
 /// kernels from two threads at once.)
 ///
 /// \param options forces an algorithm (launch tunables need one); the default picks per format:
-///        for CsrMatrix as above, for BalancedCsrMatrix, Csr16Matrix and UniformCsrMatrix the raw
-///        load-balanced kernel where it can run (GPU build, contiguous x and y), their Kokkos
-///        kernel otherwise.
+///        for CsrMatrix as above, for BalancedCsrMatrix, Csr16Matrix, UniformCsrMatrix and
+///        CodedCsrMatrix the raw load-balanced kernel where it can run (GPU build, contiguous x
+///        and y), their Kokkos kernel otherwise.
 template <class ExecSpace, class Matrix, class XView, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_matrix<Matrix>::value> spmv(
     const ExecSpace& space, typename impl::spmv_scalar<Matrix, YView>::type alpha, const Matrix& A,

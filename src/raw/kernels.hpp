@@ -523,10 +523,11 @@ struct Csr16Columns {
 };
 
 // Where the balanced kernel's stage reads the values of its entries: stored (S, or float with S
-// double: mixed precision), or the one value every stored entry holds (UniformCsrMatrix), which
-// the kernel multiplies each gathered x by as it would a loaded value (the products, and so the
-// sums, are those of CSR holding that value), with no load. at(k) is a thread's view from entry
-// k on: load(j) gives entry k + j's value.
+// double: mixed precision), the one value every stored entry holds (UniformCsrMatrix), which the
+// kernel multiplies each gathered x by as it would a loaded value (the products, and so the sums,
+// are those of CSR holding that value), with no load, or a code an entry into a table of values
+// (CodedCsrMatrix). at(k) is a thread's view from entry k on: load(j) issues entry k + j's load,
+// value(stored) makes it a value (every load is issued before any is used, as the columns').
 template <class V>
 struct StoredValues {
   using Stored = V;
@@ -534,6 +535,7 @@ struct StoredValues {
   struct Thread {
     const V* p;
     __device__ __forceinline__ V load(int j) const { return stream_load(p + j); }
+    __device__ __forceinline__ V value(V stored) const { return stored; }
   };
   __device__ __forceinline__ Thread at(int64_t k) const { return {vals + k}; }
 };
@@ -543,10 +545,27 @@ struct UniformValue {
   using Stored = S;
   S value;
   struct Thread {
-    S value;
-    __device__ __forceinline__ S load(int) const { return value; }
+    S uniform;
+    __device__ __forceinline__ S load(int) const { return uniform; }
+    __device__ __forceinline__ S value(S stored) const { return stored; }
   };
   __device__ __forceinline__ Thread at(int64_t) const { return {value}; }
+};
+
+// CodedCsrMatrix: an 8-bit code an entry into a table of at most 256 values (2 KB in double, which
+// stays in L1 beside the gathers of x).
+template <class S>
+struct CodedValues {
+  using Stored = uint8_t;
+  const uint8_t* __restrict__ codes;
+  const S* __restrict__ table;
+  struct Thread {
+    const uint8_t* p;
+    const S* __restrict__ table;
+    __device__ __forceinline__ uint8_t load(int j) const { return stream_load(p + j); }
+    __device__ __forceinline__ S value(uint8_t code) const { return table[code]; }
+  };
+  __device__ __forceinline__ Thread at(int64_t k) const { return {codes + k, table}; }
 };
 
 // Blocks of the balanced kernel resident at once on a multiprocessor, for Csr16Matrix with
@@ -617,7 +636,7 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
       v[i] = thread_vals.load(i * BlockSize);
     }
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = S(v[i]) * x[thread_cols.decode(c[i], i * BlockSize)];
+    for (int i = 0; i < kItems; ++i) thread_products[i * BlockSize] = S(thread_vals.value(v[i])) * x[thread_cols.decode(c[i], i * BlockSize)];
   } else {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
@@ -628,7 +647,7 @@ __global__ void KSPMV_RAW_BALANCED_BOUNDS(BlockSize, Columns::full_occupancy)
     }
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = S(v[i]) * x[thread_cols.decode(c[i], i * BlockSize)];
+      if (i * BlockSize + tid < n) thread_products[i * BlockSize] = S(thread_vals.value(v[i])) * x[thread_cols.decode(c[i], i * BlockSize)];
     }
   }
   __syncthreads();
@@ -1193,7 +1212,7 @@ void launch_csr_balanced(stream_type stream, bool single_pass, int resident_bloc
 }
 
 // Values: StoredValues<S>, StoredValues<float> with S double (mixed precision: the products and
-// sums in S), or UniformValue<S>.
+// sums in S), UniformValue<S> or CodedValues<S>.
 template <int WaveSize, class S, class O, class Off, class Columns, class Values>
 void launch_csr_balanced(stream_type stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
                          int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,

@@ -62,6 +62,16 @@ void csr_uniform_balanced(void* stream, bool single_pass, int block_threads, int
                                  UniformValue<S>{value}, x, y, head_sum, tail_sum, arrivals, alpha, beta);
 }
 
+template <class S, class O, class Off>
+void csr_coded_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
+                        int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
+                        const O* cols, const uint8_t* codes, const S* table, const S* x, S* y, S* head_sum,
+                        S* tail_sum, int* arrivals, S alpha, S beta) {
+  launch_csr_balanced<kWaveSize>(static_cast<stream_type>(stream), single_pass, block_threads, resident_blocks, nnz,
+                                 entries_per_block, num_blocks, first_row, offsets, CsrColumns<O>{cols},
+                                 CodedValues<S>{codes, table}, x, y, head_sum, tail_sum, arrivals, alpha, beta);
+}
+
 template <class O, class Off>
 void balanced_partition(void* stream, int64_t rows, const Off* offsets, int64_t entries_per_block, int64_t num_blocks,
                         O* first_row, int* arrivals) {
@@ -317,6 +327,7 @@ void instantiate(void (**addresses)()) {
   addresses[6] = reinterpret_cast<void (*)()>(&cg_grid_blocks<S, O, Off>);
   addresses[7] = reinterpret_cast<void (*)()>(&cg_grid<S, O, Off>);
   addresses[8] = reinterpret_cast<void (*)()>(&csr_uniform_balanced<S, O, Off>);
+  addresses[9] = reinterpret_cast<void (*)()>(&csr_coded_balanced<S, O, Off>);
 }
 // Mixed precision: float values, double x, y and sums, on the load-balanced kernel.
 template <class O, class Off>

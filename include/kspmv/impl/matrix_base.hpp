@@ -131,6 +131,7 @@ struct dia_tag {};
 struct csr_balanced_tag {};
 struct csr16_tag {};
 struct csr_uniform_tag {};
+struct csr_coded_tag {};
 
 }  // namespace impl
 }  // namespace kspmv

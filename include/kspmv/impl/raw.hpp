@@ -131,6 +131,16 @@ void csr_uniform_balanced(void* stream, bool single_pass, int block_threads, int
                           const O* cols, S value, const S* x, S* y, S* head_sum, S* tail_sum, int* arrivals, S alpha,
                           S beta);
 
+/// y = alpha*A*x + beta*y where entry k of A holds table[codes[k]] (CodedCsrMatrix): the
+/// load-balanced kernel of csr_balanced (the same partition, workspace and launch settings)
+/// reading a byte of code an entry instead of its value. Its sums are those csr_balanced makes
+/// of CSR holding those values.
+template <class S, class O, class Off>
+void csr_coded_balanced(void* stream, bool single_pass, int block_threads, int resident_blocks, int64_t nnz,
+                        int64_t entries_per_block, int64_t num_blocks, const O* first_row, const Off* offsets,
+                        const O* cols, const uint8_t* codes, const S* table, const S* x, S* y, S* head_sum,
+                        S* tail_sum, int* arrivals, S alpha, S beta);
+
 /// The partition of a load-balanced CSR matrix, one launch on `stream`, not waited for:
 /// first_row[b] = the first row whose entries start at or after b*entries_per_block (b <
 /// num_blocks), first_row[num_blocks] = rows, and arrivals[b] = 0.
