@@ -105,15 +105,18 @@ struct PlanStructure {
 // evenly spaced) lie several entries of a row apart and overstate its lines, and the kernel sums
 // each row with a whole wave: no gather cost is charged there, and both kernels have the rates
 // they ran at on the four such matrices (fit2d, wood1p, lp_d6cube, bcsstk33), whatever their
-// lines: raw balanced CSR 0.91-0.93, Csr16Matrix 0.81-0.83, each by its own bytes. Csr16Matrix's
-// conversion (it shares CSR's values and row offsets) took 0.60-0.64 (median over the 53) of the
-// generic estimate (conversion() in predict_candidates): charged at 0.6 of it. Since its
-// conversion takes one pass and one allocation it takes 0.21 of it (0.15-0.51), but it is still
-// charged 0.6: the per-call rates above overstate Csr16Matrix's gain on rows of 10-60 entries
-// (predicted 0.97-0.98 of raw balanced CSR's time, measured 0.99-1.03) and understate it on rows
-// under 8 (predicted 1.0-1.03, measured 0.94-0.99); charged its measured conversion, the plan
-// would take Csr16Matrix on 18 more of the 53 and run 0.4-0.5% slower over them (amortised,
-// geometric mean; 1.05x on wiki-Vote x1000: h200_plan_analysis_one_pass/sim.py). Before, one rate
+// lines: raw balanced CSR 0.91-0.93, Csr16Matrix 0.81-0.83, each by its own bytes. Below two
+// waves Csr16Matrix's rate depends on whether a balanced thread's 8 entries hold whole rows: one
+// rate (0.86) overstated its time where rows average 8 entries or fewer (predicted 1.00-1.03x raw
+// balanced CSR's, measured 0.94-0.99x) and understated it on rows of 9-63 (predicted 0.97-0.99x,
+// measured 0.95-1.03x). The rate each matrix would have needed has medians 0.88 over the 25 of
+// short rows (0.85-0.97) and 0.84 over the 23 others (0.81-0.91), the same in the records of two
+// sessions (h200_csr_uniform, h200_plan_analysis_one_pass; perf_tests/results/
+// h200_plan_csr16_rows/implied.py): raw_csr16_short and raw_csr16. Its conversion (one pass over
+// the column indices, and the partition; it shares CSR's values and row offsets) took 0.14-0.29
+// of the generic estimate (conversion() in predict_candidates; median 0.20, lp_nug20 0.54):
+// charged 0.2 of it besides the partition's 50 us (raw balanced CSR's setup). (Charged 0.6 before: with one rate, its measured conversion had the plan take it on
+// rows of 9-63 entries, where it is slower.) Before that, one rate
 // for raw balanced CSR whatever its gathers (0.86; Csr16Matrix 0.76, or 0.86 where rows are
 // long) had the plan take raw blocked ELLPACK, whose conversion 100 uses did not repay, on four
 // matrices where raw balanced CSR ran at 0.94-0.98 of copy bandwidth
@@ -123,7 +126,7 @@ struct ModelConstants {
   double latency, serial_entry, serial_vector, serial_raw;
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
       raw_vector, coo_deterministic, raw_balanced, raw_csr16;
-  double gather_line_bytes, raw_balanced_long, raw_csr16_long, csr16_conversion;
+  double gather_line_bytes, raw_balanced_long, raw_csr16_long, csr16_conversion, raw_csr16_short;
   // The load-balanced kernel on float values with double x and y (PlanOptions::float_values), by
   // its own bytes: on the H200 (h200_mixed_b2c430f) it ran 1.16-1.20x faster than raw balanced CSR
   // in double on poisson7_300^3 and bcsstk13 x1000, whose float bytes are 0.73 and 0.68 of the
@@ -134,14 +137,14 @@ struct ModelConstants {
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.86, 11.5, 0.91, 0.82, 0.6, 0.74};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.74};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 0.62};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -491,13 +494,17 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
         per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
     // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
-    // partition; the same load-balanced kernel, at its own rates (ModelConstants: raw_csr16,
-    // raw_csr16_long), converted at csr16_conversion of the generic estimate.
+    // partition; the same load-balanced kernel, at its own rates (ModelConstants: raw_csr16_short
+    // where a balanced thread's entries hold whole rows on average, raw_csr16, raw_csr16_long),
+    // its setup the partition's (as raw balanced CSR's) and csr16_conversion of the generic estimate.
+    const double thread_entries = double(raw::balanced_max_entries) / double(raw_balanced_default_block_threads);
+    const double csr16_rate =
+        whole_wave_rows ? k.raw_csr16_long : (p.average_row() <= thread_entries ? k.raw_csr16_short : k.raw_csr16);
     const double blocks = std::ceil(double(p.nnz) / double(raw::balanced_max_entries));
     const double csr16_bytes = double(p.nnz) * (sizeof(S) + 2.0 + 2.0 * p.csr16_wide_fraction()) +
                                double(p.rows + 1) * sizeof(Off) + blocks * (2 * sizeof(O) + sizeof(int64_t)) + vectors;
-    add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, k.csr16_conversion * conversion(csr16_bytes),
-        per_call(csr16_bytes, whole_wave_rows ? k.raw_csr16_long : k.raw_csr16, walk));
+    add("raw_csr16", p.csr16_sampled_blocks > 0, "not analysed", csr16_bytes, 50e-6 + k.csr16_conversion * conversion(csr16_bytes),
+        per_call(csr16_bytes, csr16_rate, walk));
     // UniformCsrMatrix: CSR's structure without its values, on the same kernel and partition,
     // charged raw balanced CSR's rates on its own bytes (the gathers of x as CSR's); its setup, the
     // partition, as raw balanced CSR's (the value check is part of the analysis).
