@@ -129,6 +129,26 @@ TYPED_TEST(CodedCsr, RefusesMoreThan256Values) {
       "values of 16 bytes are not coded"));
 }
 
+// Values only between the sampled entries (the sample sees one value, the matrix holds 4): the
+// codes pass finds them, the table is made again from all, and every code is right.
+TYPED_TEST(CodedCsr, ValuesTheSampleMissesAreCoded) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h = random_csr(RandomShape{6000, 6000, 100, 0.0, 0}, rng);
+  ASSERT_GT(h.values.size(), size_t(2 * kspmv::impl::coded_sample));
+  const size_t stride = h.values.size() / size_t(kspmv::impl::coded_sample);
+  h.values.assign(h.values.size(), 1.5);
+  h.values[stride * 7 + 1] = -2.0;
+  h.values[stride * 500 + 1] = 0.25;
+  h.values.back() = 3.0;
+  const auto A = kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
+  EXPECT_EQ(to_std_vector(A.table), (std::vector<double>{0.25, 1.5, 3.0, -2.0}));
+  EXPECT_NO_THROW(A.validate());
+  const auto x = random_vector(h.num_cols, rng);
+  const auto y0 = random_vector(h.num_rows, rng);
+  EXPECT_TRUE((check_spmv<TypeParam, double, int, int, kspmv::CodedCsrMatrix>(h, 1.0, x, 0.5, y0, {kspmv::Algorithm::automatic})));
+}
+
 TYPED_TEST(CodedCsr, ValidateFindsAWrongCode) {
   using Device = DeviceOf<TypeParam>;
   const auto csr = kspmv::to_device<double, int, int, Device>(with_values_from(golden_5x5(), 3));

@@ -1,10 +1,12 @@
 #pragma once
 // Conversions between CSR and CSR with coded values (csr_coded.hpp), on the device: the distinct
-// values into a hash set (open addressing over coded_set_slots keys; the bits of the first value
-// mark an empty slot, as that value is in the table anyway), a sample of 65,536 values first so
-// that a matrix of many values is refused after a short pass; the table sorted by bit pattern on
-// the host; each entry's code by a binary search of the table. The partition is that of
-// BalancedCsrMatrix; row offsets and column indices are shared, not copied.
+// values of a sample of 65,536 entries into a hash set (open addressing over coded_set_slots keys;
+// the bits of the first value mark an empty slot, as that value is in the table anyway), so that a
+// matrix of many values is refused after a short pass; their table sorted by bit pattern on the
+// host; then each entry's code by a binary search of the table, in one pass that also adds any
+// value the sample missed to the set, and, only where one was missed, the table made again from
+// the whole set and the codes with it. The partition is that of BalancedCsrMatrix; row offsets and
+// column indices are shared, not copied.
 
 #include "../csr.hpp"
 #include "../csr_coded.hpp"
@@ -52,48 +54,132 @@ KOKKOS_INLINE_FUNCTION uint64_t mixed_bits(uint64_t h) {
   return h ^ (h >> 33);
 }
 
+/// Adds bits to the set keys (coded_set_slots, `empty` marking a free slot): state(0) counts the
+/// keys added, state(1) becomes 1 once more than most_added were or no slot was found in
+/// coded_set_probes probes.
+template <class Keys, class State>
+KOKKOS_INLINE_FUNCTION void insert_value_bits(uint64_t bits, uint64_t empty, const Keys& keys, const State& state,
+                                              int64_t most_added) {
+  if (bits == empty) return;
+  int64_t slot = int64_t(mixed_bits(bits) & uint64_t(coded_set_slots - 1));
+  for (int probe = 0; probe < coded_set_probes; ++probe) {
+    const uint64_t seen = *static_cast<volatile const uint64_t*>(&keys(slot));
+    if (seen == bits) return;
+    if (seen == empty) {
+      const uint64_t before = Kokkos::atomic_compare_exchange(&keys(slot), empty, bits);
+      if (before == empty) {
+        if (Kokkos::atomic_fetch_add(&state(0), int64_t(1)) + 1 > most_added) Kokkos::atomic_fetch_max(&state(1), int64_t(1));
+        return;
+      }
+      if (before == bits) return;
+    }
+    slot = (slot + 1) & (coded_set_slots - 1);
+  }
+  Kokkos::atomic_fetch_max(&state(1), int64_t(1));
+}
+
 /// Launches (without waiting) the insertion of the values of entries 0, stride, 2 x stride, ...
-/// (count of them) into keys (coded_set_slots, each `empty` before: the bits of values(0)):
-/// state(0) counts the keys added, state(1) becomes 1 once more than most_added were or an
-/// insertion found no slot in coded_set_probes probes; teams of 4096 entries return at once
-/// when it is set.
+/// (count of them) into keys (coded_set_slots, each the bits of values(0) before, which mark a
+/// free slot; insert_value_bits), in teams of 512 entries; once state(1) is set (more than
+/// most_added), no entry is inserted. (Inserting on after it, into a set filling up, took the
+/// plan's analysis from 113-151 us to 589-690 us on matrices of many values, H200.)
 template <class ExecSpace, class ValuesView, class Keys, class State>
-void launch_value_set(const ValuesView& values, int64_t count, int64_t stride, uint64_t empty, const Keys& keys,
-                      const State& state, int64_t most_added) {
+void launch_value_set(const ValuesView& values, int64_t count, int64_t stride, const Keys& keys, const State& state,
+                      int64_t most_added) {
   using Team = Kokkos::TeamPolicy<ExecSpace>;
-  constexpr int64_t team_entries = 4096;
+  constexpr int64_t team_entries = 512;
   const int64_t teams = (count + team_entries - 1) / team_entries;
   if (teams == 0) return;
   Kokkos::parallel_for(
       "kspmv::convert[coded_values]", Team(ExecSpace(), int(teams), Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename Team::member_type& team) {
         if (*static_cast<volatile const int64_t*>(&state(1)) != 0) return;
+        const uint64_t empty = value_bits(values(0));
         const int64_t i0 = int64_t(team.league_rank()) * team_entries;
         const int64_t i1 = i0 + team_entries < count ? i0 + team_entries : count;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, i0, i1), [&](const int64_t i) {
-          const uint64_t bits = value_bits(values(i * stride));
-          if (bits == empty) return;
-          int64_t slot = int64_t(mixed_bits(bits) & uint64_t(coded_set_slots - 1));
-          for (int probe = 0; probe < coded_set_probes; ++probe) {
-            const uint64_t seen = *static_cast<volatile const uint64_t*>(&keys(slot));
-            if (seen == bits) return;
-            if (seen == empty) {
-              const uint64_t before = Kokkos::atomic_compare_exchange(&keys(slot), empty, bits);
-              if (before == empty) {
-                if (Kokkos::atomic_fetch_add(&state(0), int64_t(1)) + 1 > most_added) Kokkos::atomic_fetch_max(&state(1), int64_t(1));
-                return;
-              }
-              if (before == bits) return;
-            }
-            slot = (slot + 1) & (coded_set_slots - 1);
-          }
-          Kokkos::atomic_fetch_max(&state(1), int64_t(1));
+          if (*static_cast<volatile const int64_t*>(&state(1)) != 0) return;
+          insert_value_bits(value_bits(values(i * stride)), empty, keys, state, most_added);
         });
+      });
+}
+
+/// Launches (without waiting) keys(s) = the bits of values(0), every slot: an empty set.
+template <class ExecSpace, class ValuesView, class Keys>
+void launch_empty_value_set(const ValuesView& values, const Keys& keys) {
+  Kokkos::parallel_for(
+      "kspmv::convert[coded_set]", Kokkos::RangePolicy<ExecSpace>(0, int(coded_set_slots)),
+      KOKKOS_LAMBDA(const int s) { keys(s) = value_bits(values(0)); });
+}
+
+/// Launches (without waiting) the set of the values of a sample of coded_sample entries evenly
+/// spaced (all of them in a smaller matrix) into keys (coded_set_slots) and state (2, zero
+/// before): state(1) = 1 if they hold more than CodedCsrMatrix::max_values distinct values,
+/// otherwise state(0) + 1 is how many they hold. Neither waits nor allocates (the plan's analysis).
+template <class ExecSpace, class ValuesView, class Keys, class State>
+void launch_value_sample(const ValuesView& values, const Keys& keys, const State& state) {
+  const int64_t nnz = int64_t(values.extent(0));
+  if (nnz == 0) return;
+  const int64_t stride = std::max<int64_t>(1, nnz / coded_sample);
+  launch_empty_value_set<ExecSpace>(values, keys);
+  launch_value_set<ExecSpace>(values, (nnz + stride - 1) / stride, stride, keys, state,
+                              CodedCsrMatrix<double>::max_values - 1);
+}
+
+/// The table of the values in keys (the set of launch_value_set, `empty` the value it holds
+/// implicitly), sorted by bit pattern, on A's device.
+template <class Table, class HostKeys>
+Table coded_table(const HostKeys& host_keys, uint64_t empty) {
+  using S = typename Table::value_type;
+  std::vector<uint64_t> sorted{empty};
+  for (size_t s = 0; s < host_keys.extent(0); ++s)
+    if (host_keys(s) != empty) sorted.push_back(host_keys(s));
+  std::sort(sorted.begin(), sorted.end());
+  Table table(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_coded::table"), sorted.size());
+  const auto host_table = Kokkos::create_mirror_view(table);
+  for (size_t t = 0; t < sorted.size(); ++t) {
+    if constexpr (sizeof(S) == 8) {
+      std::memcpy(&host_table(t), &sorted[t], 8);
+    } else {
+      const uint32_t bits = uint32_t(sorted[t]);
+      std::memcpy(&host_table(t), &bits, 4);
+    }
+  }
+  Kokkos::deep_copy(table, host_table);
+  return table;
+}
+
+/// Launches (without waiting) each entry's code: the position of its value's bits in table
+/// (sorted by bits). A value not in it is added to the set (insert_value_bits) and state(2) set
+/// to 1: its code is then wrong, and the caller makes the table again from the set.
+template <class ExecSpace, class ValuesView, class Table, class Codes, class Keys, class State>
+void launch_codes(const ValuesView& values, const Table& table, const Codes& codes, const Keys& keys, const State& state,
+                  int64_t most_added) {
+  const int64_t size = int64_t(table.extent(0));
+  Kokkos::parallel_for(
+      "kspmv::convert[coded_codes]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, int64_t(values.extent(0))),
+      KOKKOS_LAMBDA(const int64_t k) {
+        const uint64_t bits = value_bits(values(k));
+        int64_t lo = 0, hi = size;
+        while (lo < hi) {
+          const int64_t mid = (lo + hi) / 2;
+          if (value_bits(table(mid)) < bits) lo = mid + 1; else hi = mid;
+        }
+        codes(k) = uint8_t(lo);
+        if (lo == size || value_bits(table(lo)) != bits) {
+          // Once more than max_values are found the conversion refuses: no more insertions.
+          if (*static_cast<volatile const int64_t*>(&state(1)) == 0) {
+            insert_value_bits(bits, value_bits(values(0)), keys, state, most_added);
+          }
+          state(2) = 1;
+        }
       });
 }
 
 /// CodedCsrMatrix of A: refuses (std::invalid_argument) a matrix of more than
 /// CodedCsrMatrix::max_values distinct values, or of 16-byte values (Kokkos::complex<double>).
+/// Where the sample holds every value (the usual case), the conversion reads the values twice at
+/// most (the sample, then the codes) and waits twice.
 template <class S, class O, class Off, class D>
 CodedCsrMatrix<S, O, Off, D> coded_csr_from_csr(const CsrMatrix<S, O, Off, D>& A) {
   using ExecSpace = typename D::execution_space;
@@ -107,56 +193,33 @@ CodedCsrMatrix<S, O, Off, D> coded_csr_from_csr(const CsrMatrix<S, O, Off, D>& A
       return Matrix(balanced_from_csr(A), typename Matrix::code_view("kspmv::csr_coded::codes", 0),
                     typename Matrix::table_view("kspmv::csr_coded::table", 0));
     }
-    S first;
-    Kokkos::deep_copy(first, Kokkos::subview(A.values, 0));
-    const uint64_t empty = value_bits(first);
     Kokkos::View<uint64_t*, D> keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_coded::set"),
                                     coded_set_slots);
-    Kokkos::View<int64_t*, D> state("kspmv::csr_coded::state", 2);
-    Kokkos::deep_copy(keys, empty);
-    const int64_t most_added = Matrix::max_values - 1;  // besides the first value
-    const int64_t stride = std::max<int64_t>(1, nnz / coded_sample);
-    launch_value_set<ExecSpace>(A.values, (nnz + stride - 1) / stride, stride, empty, keys, state, most_added);
-    if (stride > 1) launch_value_set<ExecSpace>(A.values, nnz, 1, empty, keys, state, most_added);
-    const auto host_state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state);
-    if (host_state(1) != 0) {
+    Kokkos::View<int64_t*, D> state("kspmv::csr_coded::state", 3);  // added, overflow, missed by the table
+    const int64_t most_added = Matrix::max_values - 1;               // besides the first value
+    const auto refuse_many = [&](int64_t found) {
       refuse("CodedCsrMatrix", "more than " + std::to_string(Matrix::max_values) + " distinct values (" +
-                                   std::to_string(host_state(0) + 1) + " found before the count stopped)");
-    }
-    const auto host_keys = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys);
-    std::vector<uint64_t> sorted{empty};
-    for (size_t s = 0; s < host_keys.extent(0); ++s)
-      if (host_keys(s) != empty) sorted.push_back(host_keys(s));
-    std::sort(sorted.begin(), sorted.end());
-    typename Matrix::table_view table(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_coded::table"),
-                                      sorted.size());
-    const auto host_table = Kokkos::create_mirror_view(table);
-    for (size_t t = 0; t < sorted.size(); ++t) {
-      if constexpr (sizeof(S) == 8) {
-        std::memcpy(&host_table(t), &sorted[t], 8);
-      } else {
-        const uint32_t bits = uint32_t(sorted[t]);
-        std::memcpy(&host_table(t), &bits, 4);
-      }
-    }
-    Kokkos::deep_copy(table, host_table);
+                                   std::to_string(found + 1) + " found before the count stopped)");
+    };
+    launch_value_sample<ExecSpace>(A.values, keys, state);
+    S first;
+    Kokkos::deep_copy(first, Kokkos::subview(A.values, 0));  // waits for the sample
+    const uint64_t empty = value_bits(first);
+    auto host_state = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state);
+    if (host_state(1) != 0) refuse_many(host_state(0));
+    using table_view = typename Matrix::table_view;
+    table_view table = coded_table<table_view>(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys), empty);
     typename Matrix::code_view codes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::csr_coded::codes"),
                                      size_t(nnz));
-    const auto values = A.values;
-    const int64_t size = int64_t(sorted.size());
-    // Each entry's code: the first table value whose bits are not below its own (the table is
-    // sorted by bits, and holds every value).
-    Kokkos::parallel_for(
-        "kspmv::convert[coded_codes]", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, nnz),
-        KOKKOS_LAMBDA(const int64_t k) {
-          const uint64_t bits = value_bits(values(k));
-          int64_t lo = 0, hi = size;
-          while (lo < hi) {
-            const int64_t mid = (lo + hi) / 2;
-            if (value_bits(table(mid)) < bits) lo = mid + 1; else hi = mid;
-          }
-          codes(k) = uint8_t(lo);
-        });
+    launch_codes<ExecSpace>(A.values, table, codes, keys, state, most_added);
+    Kokkos::deep_copy(host_state, state);
+    if (host_state(1) != 0) refuse_many(host_state(0));
+    if (host_state(2) != 0) {
+      // Values the sample missed: the set now holds them all (at most max_values), so the second
+      // table misses none.
+      table = coded_table<table_view>(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys), empty);
+      launch_codes<ExecSpace>(A.values, table, codes, keys, state, most_added);
+    }
     return Matrix(balanced_from_csr(A), codes, table);
   }
 }
