@@ -50,6 +50,9 @@ kspmv::HostCsr tridiagonal_with(int64_t n, const std::vector<std::pair<int64_t, 
   return band;
 }
 
+// A hash of k into [0, count): values spread so that any evenly spaced sample sees them all.
+uint64_t hashed(size_t k, uint64_t count) { return ((uint64_t(k) * 0x9E3779B97F4A7C15ULL) >> 40) % count; }
+
 TYPED_TEST(PlanTest, EveryRandomCaseWithAndWithoutTiming) {
   const uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -335,6 +338,58 @@ TYPED_TEST(PlanTest, OneValueInEveryEntryChoosesUniformCsrWithTheRawKernels) {
   h.values.assign(h.col_indices.size(), 0.0);
   h.values[h.values.size() / 3] = -0.0;
   EXPECT_FALSE(kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), options.convert).values_uniform);
+}
+
+// Rows of 3 to 11 entries within 64 columns of the diagonal, entry k holding values[hash of k]
+// (so that any evenly spaced sample sees them all).
+kspmv::HostCsr short_rows_near_diagonal(int64_t n, const std::vector<double>& values, std::mt19937_64& rng) {
+  kspmv::HostCsr h;
+  h.num_rows = h.num_cols = n;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < 3 + (i * 7) % 9; ++j) h.col_indices.push_back(std::clamp<int64_t>(i - 64 + int64_t(rng() % 128), 0, n - 1));
+    h.row_offsets.push_back(int64_t(h.col_indices.size()));
+  }
+  for (size_t k = 0; k < h.col_indices.size(); ++k) h.values.push_back(values[hashed(k, values.size())]);
+  return h;
+}
+
+// Several vectors (rank-2 x and y, LayoutLeft and LayoutRight) run the plain call on A: the
+// plan's choice is for one vector (before, a plan that kept Kokkos vector CSR, or any format but
+// CSR, threw; on Serial this matrix gets vector CSR).
+TYPED_TEST(PlanTest, SeveralVectorsRunThePlainCall) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  const kspmv::HostCsr h = short_rows_near_diagonal(200000, {-1.0, 4.0, 0.5}, rng);
+  kspmv::PlanOptions options;
+  options.expected_uses = 999;
+  options.small_matrix_bytes = 0;
+  const kspmv::Plan<double, int, int, Device> plan(kspmv::to_device<double, int, int, Device>(h), options);
+  const auto run = [&](auto X, auto Y) {
+    const int64_t k = int64_t(X.extent(1));
+    auto xh = Kokkos::create_mirror_view(X);
+    auto yh = Kokkos::create_mirror_view(Y);
+    std::vector<std::vector<double>> x(static_cast<size_t>(k)), y0(static_cast<size_t>(k));
+    for (int64_t j = 0; j < k; ++j) {
+      x[j] = random_vector(size_t(h.num_cols), rng);
+      y0[j] = random_vector(size_t(h.num_rows), rng);
+      for (int64_t i = 0; i < h.num_cols; ++i) xh(i, j) = x[j][i];
+      for (int64_t i = 0; i < h.num_rows; ++i) yh(i, j) = y0[j][i];
+    }
+    Kokkos::deep_copy(X, xh);
+    Kokkos::deep_copy(Y, yh);
+    plan.apply(2.0, X, -1.0, Y);
+    Kokkos::deep_copy(yh, Y);
+    for (int64_t j = 0; j < k; ++j) {
+      std::vector<double> column(size_t(h.num_rows));
+      for (int64_t i = 0; i < h.num_rows; ++i) column[i] = yh(i, j);
+      EXPECT_TRUE(matches_reference(column, reference_spmv(2.0, h, x[j], -1.0, y0[j])))
+          << "vector " << j << " of " << k << ", plan " << plan.report().chosen;
+    }
+  };
+  run(Kokkos::View<double**, Kokkos::LayoutLeft, Device>("X", h.num_cols, 3),
+      Kokkos::View<double**, Kokkos::LayoutLeft, Device>("Y", h.num_rows, 3));
+  run(Kokkos::View<double**, Kokkos::LayoutRight, Device>("X", h.num_cols, 2),
+      Kokkos::View<double**, Kokkos::LayoutRight, Device>("Y", h.num_rows, 2));
 }
 
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {

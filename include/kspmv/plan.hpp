@@ -122,7 +122,8 @@ struct PlanReport {
 };
 
 /// A format and kernel chosen for one CSR matrix, with any converted storage it owns.
-/// apply() computes y = alpha*A*x + beta*y with the semantics of kspmv::spmv.
+/// apply() computes y = alpha*A*x + beta*y with the semantics of kspmv::spmv; x and y of rank 2
+/// (several vectors) run the plain call on A (the plan chooses for one vector).
 template <class Scalar, class Ordinal = int, class Offset = Ordinal,
           class Device = Kokkos::DefaultExecutionSpace::device_type>
 class Plan {
@@ -161,6 +162,18 @@ class Plan {
     }
     if (m_operation != impl::Operation::none) {
       kspmv::spmv(space, mode_name(m_operation), alpha, m_csr, x, beta, y);
+      return;
+    }
+    if constexpr (XView::rank == 2) {
+      // The plan chooses its format and kernel for one vector. Several (rank-2 x and y) run the
+      // plain call, whose multivector kernels read A once for all of them: on A, or on its values
+      // rounded to float where the plan keeps those (PlanOptions::float_values: their results).
+      using Narrowed = impl::NarrowedValues<BalancedCsrMatrix<typename impl::narrowed<Scalar>::type, Ordinal, Offset, Device>>;
+      if (const auto* narrowed = std::get_if<Narrowed>(&m_matrix)) {
+        kspmv::spmv(space, alpha, impl::plan_matrix(*narrowed), x, beta, y);
+      } else {
+        kspmv::spmv(space, alpha, m_csr, x, beta, y);
+      }
       return;
     }
     SpmvOptions options = m_options;
