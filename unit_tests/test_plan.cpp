@@ -280,7 +280,8 @@ TYPED_TEST(PlanTest, NarrowColumnBlocksChooseCsr16WithTheRawKernels) {
       }
       h.row_offsets.push_back(int64_t(h.col_indices.size()));
     }
-    for (size_t k = 0; k < h.col_indices.size(); ++k) h.values.push_back(0.5 + 0.125 * double(k % 5));
+    // 1000 distinct values: more than CodedCsrMatrix's 256.
+    for (size_t k = 0; k < h.col_indices.size(); ++k) h.values.push_back(0.5 + 0.001 * double(k % 1000));
     return h;
   };
   kspmv::PlanOptions options;
@@ -355,7 +356,7 @@ kspmv::HostCsr short_rows_near_diagonal(int64_t n, const std::vector<double>& va
 
 // Several vectors (rank-2 x and y, LayoutLeft and LayoutRight) run the plain call on A: the
 // plan's choice is for one vector (before, a plan that kept Kokkos vector CSR, or any format but
-// CSR, threw; on Serial this matrix gets vector CSR).
+// CSR, threw; on Serial this matrix gets vector CSR, on GPUs CodedCsrMatrix).
 TYPED_TEST(PlanTest, SeveralVectorsRunThePlainCall) {
   using Device = DeviceOf<TypeParam>;
   std::mt19937_64 rng(test_seed());
@@ -390,6 +391,44 @@ TYPED_TEST(PlanTest, SeveralVectorsRunThePlainCall) {
       Kokkos::View<double**, Kokkos::LayoutLeft, Device>("Y", h.num_rows, 3));
   run(Kokkos::View<double**, Kokkos::LayoutRight, Device>("X", h.num_cols, 2),
       Kokkos::View<double**, Kokkos::LayoutRight, Device>("Y", h.num_rows, 2));
+}
+
+// Three distinct values (short_rows_near_diagonal): with the raw GPU kernels the sample of the
+// analysis finds them and the plan predicts CodedCsrMatrix best (5 bytes a nonzero; prediction
+// only: 999 uses), elsewhere it is not a candidate; the same with 1000 values is refused by the
+// sample, with values the sample missed (past 256, between its entries) by the conversion,
+// which the plan survives.
+TYPED_TEST(PlanTest, FewDistinctValuesChooseCodedCsrWithTheRawKernels) {
+  using Device = DeviceOf<TypeParam>;
+  std::mt19937_64 rng(test_seed());
+  kspmv::HostCsr h = short_rows_near_diagonal(200000, {-1.0, 4.0, 0.5}, rng);
+  kspmv::PlanOptions options;
+  options.expected_uses = 999;
+  options.small_matrix_bytes = 0;
+  const bool raw = kspmv::impl::raw_available<TypeParam, double, int, int>();
+  const auto A = kspmv::to_device<double, int, int, Device>(h);
+  EXPECT_EQ(kspmv::impl::analyse_structure(A, options.convert).coded_sample_values, raw ? 3 : 0);
+  std::string chosen;
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.5, 0.0, true, rng, &chosen)));
+  EXPECT_EQ(chosen == "raw_csr_coded", raw) << chosen;
+  for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = double(hashed(k, 1000));
+  EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), options.convert).coded_sample_values,
+            raw ? -1 : 0);
+  const size_t stride = h.values.size() / size_t(kspmv::impl::coded_sample);
+  for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = k % stride == 0 ? 1.0 : double(hashed(k, 1000));
+  const auto missed = kspmv::to_device<double, int, int, Device>(h);
+  EXPECT_EQ(kspmv::impl::analyse_structure(missed, options.convert).coded_sample_values, raw ? 1 : 0);
+  const kspmv::Plan<double, int, int, Device> plan(missed, options);
+  const kspmv::PlanCandidate* c = find_candidate(plan.report(), "raw_csr_coded");
+  EXPECT_EQ(c != nullptr, raw) << plan.report().to_string();
+  EXPECT_NE(plan.report().chosen, "raw_csr_coded");
+  if (c != nullptr) {
+    // Predicted best (the sample holds one value), converted, refused.
+    EXPECT_FALSE(c->feasible) << plan.report().to_string();
+    EXPECT_NE(c->note.find("the conversion refused: kspmv::convert<CodedCsrMatrix>: more than 256 distinct values"),
+              std::string::npos) << c->note;
+  }
+  EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.0, -1.0, false, rng)));
 }
 
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {

@@ -12,7 +12,9 @@
 /// column offsets, the share of blocks needing 32 estimated from a sample of blocks): the
 /// load-balanced kernel on 2 bytes of index an entry instead of sizeof(Ordinal); and, where the
 /// analysis finds every stored value the same (bit for bit: graphs' adjacency and pattern
-/// matrices), UniformCsrMatrix, the same kernel reading no values. Asked for
+/// matrices), UniformCsrMatrix, the same kernel reading no values; where a sample of the values
+/// holds at most 256 distinct ones, CodedCsrMatrix, the same kernel reading a byte of code an
+/// entry into a table of them. Asked for
 /// (PlanOptions::float_values), a double matrix may also run on its values rounded to float:
 /// mixed precision, which changes results. In modes T and H (PlanOptions::mode) the plan keeps
 /// A^T (A^H) formed explicitly, and planned as a matrix of its own, where the expected uses pay
@@ -198,6 +200,7 @@ class Plan {
  private:
   using Matrix = std::variant<csr_type, BalancedCsrMatrix<Scalar, Ordinal, Offset, Device>,
                               Csr16Matrix<Scalar, Ordinal, Offset, Device>, UniformCsrMatrix<Scalar, Ordinal, Offset, Device>,
+                              CodedCsrMatrix<Scalar, Ordinal, Offset, Device>,
                               EllMatrix<Scalar, Ordinal, Offset, Device>, BlockedEllMatrix<Scalar, Ordinal, Offset, Device>,
                               HybMatrix<Scalar, Ordinal, Offset, Device>, DiaMatrix<Scalar, Ordinal, Offset, Device>,
                               impl::NarrowedValues<BalancedCsrMatrix<typename impl::narrowed<Scalar>::type, Ordinal, Offset, Device>>>;
@@ -272,6 +275,9 @@ class Plan {
     if (name == "raw_csr_uniform") {
       return {Matrix(impl::uniform_csr_of_checked(m_csr)), SpmvOptions{Algorithm::raw}};  // the analysis checked the values
     }
+    // Blocks of 256 threads, as many a multiprocessor as fit, as UniformCsrMatrix. The conversion
+    // checks every value (the analysis counted a sample) and refuses more than 256.
+    if (name == "raw_csr_coded") return {Matrix(kspmv::convert<CodedCsrMatrix>(m_csr)), SpmvOptions{Algorithm::raw}};
     if (name == "raw_csr_vector") return {Matrix(m_csr), SpmvOptions{Algorithm::raw}};
     if (name == "ell") return {Matrix(kspmv::convert<EllMatrix>(m_csr, convert)), none};
     if (name == "blocked_ell") return {Matrix(kspmv::convert<BlockedEllMatrix>(m_csr, convert)), none};

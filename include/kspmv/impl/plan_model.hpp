@@ -1,7 +1,8 @@
 #pragma once
 // The Plan's analysis and cost model. The analysis reads the structure once on the device (row
 // lengths, per-slice widths, the row-length histogram, occupied diagonals) and, with the raw GPU
-// kernels, whether every value is the same: a few SpMVs' worth of memory traffic at most. The model predicts time per SpMV as
+// kernels, whether every value is the same and how many distinct values a sample holds: a few
+// SpMVs' worth of memory traffic at most. The model predicts time per SpMV as
 //   latency + bytes moved / (measured bandwidth x efficiency) + longest-row time
 // with the efficiencies and the per-entry time of a serial row measured on the H200
 // (perf_tests/results/h200): they rank candidates; a Plan with a large use hint times the best.
@@ -10,6 +11,7 @@
 
 #include "../csr.hpp"
 #include "convert_common.hpp"
+#include "convert_csr_coded.hpp"
 #include "convert_csr_uniform.hpp"
 #include "convert_dia.hpp"
 #include "convert_values.hpp"
@@ -66,6 +68,10 @@ struct PlanStructure {
   // Every stored value the same, bit for bit (launch_value_check): UniformCsrMatrix holds A
   // without its values. Checked with the raw kernels only (its candidate's).
   bool values_uniform = false;
+  // Distinct values (bit patterns) in a sample of impl::coded_sample entries evenly spaced
+  // (launch_value_sample): CodedCsrMatrix's candidate where at most 256, whose conversion then
+  // checks them all. -1: more than 256; 0: not counted (host backends, 16-byte values).
+  int64_t coded_sample_values = 0;
   // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
   // automatic call's analysis); 0 where not measured (host backends, cache-resident matrices).
   double lines_per_entry = 0;
@@ -127,6 +133,19 @@ struct ModelConstants {
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
       raw_vector, coo_deterministic, raw_balanced, raw_csr16;
   double gather_line_bytes, raw_balanced_long, raw_csr16_long, csr16_conversion, raw_csr16_short;
+  // CodedCsrMatrix (a byte of code an entry into a table of its values) a call, as a share of raw
+  // balanced CSR's: its kernel reads fewer bytes but looks each entry's value up in the table, and
+  // its time followed neither its bytes nor its row lengths (the rate by its own bytes each matrix
+  // would have needed: 0.43-0.74) but how many 128-byte lines of L1 the table spans, which a wave's
+  // lookups may touch (perf_tests/results/h200_plan_csr_coded): 0.930x raw balanced CSR's time
+  // (median of 78 runs of the 26 of one line: the 22 holding one value, arrow and lp_nug20 of 2,
+  // Franz6 of 3, lp_dfl001 of 13; 0.830-1.003x), 0.980x with more (15 runs of stocfor3,
+  // lp_maros_r7, lp_d6cube, ScaleMicrogrid, cage10: 30-237 values; 0.871-1.045x). Its conversion
+  // (the sample, the table, the codes, the partition) took 570-1120 us on 50-104 million entries
+  // of tables of one line: a fixed time and a pass reading each value and writing its code at
+  // coded_conversion of copy bandwidth, 2.0-3.8 ms where the table spans more lines (a binary
+  // search an entry; charged as one line: there the candidate is not taken at 100 uses anyway).
+  double coded_one_line, coded_more_lines, coded_conversion_fixed, coded_conversion;
   // The load-balanced kernel on float values with double x and y (PlanOptions::float_values), by
   // its own bytes: on the H200 (h200_mixed_b2c430f) it ran 1.16-1.20x faster than raw balanced CSR
   // in double on poisson7_300^3 and bcsstk13 x1000, whose float bytes are 0.73 and 0.68 of the
@@ -137,14 +156,14 @@ struct ModelConstants {
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.74};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
-  // (raw_csr16: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 0.62};
+  // (raw_csr16, raw_csr16_short, the coded constants: the raw kernels exist on GPUs only; unused here.)
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -376,9 +395,13 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   // 146 us (geometric mean over the 53 replicated real matrices; 155-440 us to 69-265 us), the
   // Plan's setup from 326 to 200 us (perf_tests/results/h200_plan_analysis_one_pass).
   const int64_t cap = hyb_width_cap, wide_slot = cap + row_length_summary_slots, values_slot = wide_slot + 1;
-  const auto storage = device_storage<D>("kspmv::plan::structure", size_t(values_slot + 1) * sizeof(int64_t));
+  const int64_t coded_slot = values_slot + 1, slots = coded_slot + 2;  // coded: distinct values added, more than 256
+  // The counters, then the set of the sample's distinct values (coded_set_slots keys).
+  const auto storage = device_storage<D>("kspmv::plan::structure", size_t(slots + coded_set_slots) * sizeof(int64_t));
   const Kokkos::View<int64_t*, D, Kokkos::MemoryTraits<Kokkos::Unmanaged>> found(static_cast<int64_t*>(storage.get()),
-                                                                                  values_slot + 1);
+                                                                                  slots);
+  const Kokkos::View<uint64_t*, D, Kokkos::MemoryTraits<Kokkos::Unmanaged>> coded_keys(
+      reinterpret_cast<uint64_t*>(static_cast<int64_t*>(storage.get()) + slots), coded_set_slots);
   Kokkos::deep_copy(execution_space(), found, int64_t(0));
   launch_row_length_summary<execution_space>(A.row_offsets, p.rows, height, cap, found);
   const bool raw = raw_available<execution_space, S, O, Off>();
@@ -389,6 +412,10 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
     // values), 357 instead of 182 over the 22 holding one value (a pass over 50-90M values),
     // which then run 0.81x raw balanced CSR's time (perf_tests/results/h200_csr_uniform).
     launch_value_check<execution_space>(A.values, Kokkos::subview(found, values_slot));
+    // CodedCsrMatrix's candidate: the distinct values of a sample (a few microseconds).
+    if constexpr (sizeof(S) == 4 || sizeof(S) == 8) {
+      launch_value_sample<execution_space>(A.values, coded_keys, Kokkos::subview(found, std::make_pair(coded_slot, slots)));
+    }
   }
   // A row of L entries occupies L diagonals: the count matters only when the longest row leaves
   // DIA a chance (never on host backends, where DIA's column-major walk is slow), and stops at
@@ -402,11 +429,14 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
     diagonals.emplace(p.dia_affordable);
     insert_diagonals(A, *diagonals, stride, "kspmv::plan[diagonals]");
   }
-  std::vector<int64_t> host(size_t(values_slot + 1));
+  std::vector<int64_t> host(static_cast<size_t>(slots));
   Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
                     found);  // the one wait
   p.csr16_wide_sampled = host[size_t(wide_slot)];
   p.values_uniform = raw && p.nnz > 0 && host[size_t(values_slot)] == 0;
+  if (raw && p.nnz > 0 && (sizeof(S) == 4 || sizeof(S) == 8)) {
+    p.coded_sample_values = host[size_t(coded_slot + 1)] != 0 ? -1 : host[size_t(coded_slot)] + 1;
+  }
   const RowLengthSummary lengths = RowLengthSummary::read(host.data(), cap);
   p.longest_row = lengths.longest;
   p.ell_slots = p.longest_row * p.rows;
@@ -490,8 +520,8 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     // A run of rows one balanced block walks alone (launch.hpp: raw_balanced_walk_seconds), the
     // same for every candidate on the raw balanced kernel.
     const double walk = raw_balanced_walk_seconds(p.crowded_run, raw_balanced_default_block_threads);
-    add("raw_csr_balanced", true, "", csr_bytes, 50e-6,
-        per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
+    const double balanced_apply = per_call(csr_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk);
+    add("raw_csr_balanced", true, "", csr_bytes, 50e-6, balanced_apply);
     // Csr16Matrix: 2 bytes of index an entry, 2 more in wide blocks (their share estimated from a
     // sample), and per block of raw::balanced_max_entries entries a base, a wide offset and the
     // partition; the same load-balanced kernel, at its own rates (ModelConstants: raw_csr16_short
@@ -511,6 +541,18 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     const double uniform_bytes = double(p.nnz) * sizeof(O) + double(p.rows + 1) * sizeof(Off) + vectors;
     add("raw_csr_uniform", p.values_uniform, "values differ", uniform_bytes, 50e-6,
         per_call(uniform_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
+    // CodedCsrMatrix: a byte of code an entry instead of its value, and the table; the same
+    // load-balanced kernel and partition, a call a share of raw balanced CSR's by the 128-byte
+    // lines its table spans (ModelConstants), feasible where a sample of the values holds at most
+    // 256 (its conversion checks them all, and refuses more). Its setup: the partition's, as raw
+    // balanced CSR's, and the conversion (a fixed time and a pass over the values and codes).
+    const double table_bytes = double(std::max<int64_t>(p.coded_sample_values, 0)) * sizeof(S);
+    const double coded_bytes = double(p.nnz) * (sizeof(O) + 1.0) + double(p.rows + 1) * sizeof(Off) + vectors + table_bytes;
+    const double coded_setup =
+        50e-6 + k.coded_conversion_fixed + double(p.nnz) * (sizeof(S) + 1.0) / (bandwidth * k.coded_conversion);
+    add("raw_csr_coded", p.coded_sample_values > 0,
+        p.coded_sample_values < 0 ? "more than 256 distinct values in a sample" : "values not counted", coded_bytes,
+        coded_setup, balanced_apply * (table_bytes <= 128 ? k.coded_one_line : k.coded_more_lines));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
