@@ -287,13 +287,15 @@ def bandwidth_counts(ok):
 
 
 # The plan's candidates as spmv_bench times them (raw balanced CSR: the faster of its two block
-# sizes, which the plan chooses between by the same rule as the plain call).
+# sizes, which the plan chooses between by the same rule as the plain call; UniformCsrMatrix and
+# CodedCsrMatrix run the raw load-balanced kernel where the raw kernels exist, as the plan's).
 PLAN_CANDIDATE_KERNELS = {
     "csr_scalar": ("kspmv:csr_scalar",), "csr_vector": ("kspmv:csr_vector",),
     "csr_balanced": ("kspmv:csr_balanced",), "raw_csr_vector": ("kspmv:raw_csr_vector",),
     "raw_csr_balanced": ("kspmv:raw_csr_balanced", "kspmv:raw_csr_balanced_512"), "ell": ("kspmv:ell",),
     "blocked_ell": ("kspmv:blocked_ell",), "raw_blocked_ell": ("kspmv:raw_blocked_ell",), "hyb": ("kspmv:hyb",),
-    "dia": ("kspmv:dia",), "raw_csr16": ("kspmv:csr16",)}
+    "dia": ("kspmv:dia",), "raw_csr16": ("kspmv:csr16",), "raw_csr_uniform": ("kspmv:csr_uniform",),
+    "raw_csr_coded": ("kspmv:csr_coded",)}
 
 
 def plan_model_ranking(ok, plan_rows, uses):

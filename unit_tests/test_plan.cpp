@@ -431,6 +431,42 @@ TYPED_TEST(PlanTest, FewDistinctValuesChooseCodedCsrWithTheRawKernels) {
   EXPECT_TRUE((check_plan<TypeParam, int, int>(h, options, 1.0, -1.0, false, rng)));
 }
 
+// The model alone (no device work): Kokkos vector and balanced CSR are candidates only where the
+// raw kernels are not (their raw forms run the same algorithms faster), and a thread a row on rows
+// of 9-16 entries is charged more where the rows of a warp differ in length.
+TYPED_TEST(PlanTest, ModelCandidatesAndThreadPerRowFill) {
+  kspmv::impl::PlanStructure p;
+  p.rows = p.cols = 1000000;
+  p.nnz = 12 * p.rows;
+  p.longest_row = 40;
+  p.blocked_ell_slots = p.nnz;  // every slice of a warp's rows full
+  const kspmv::ConvertOptions convert;
+  for (const bool raw : {false, true}) {
+    const auto c = kspmv::impl::predict_candidates<TypeParam, double, int, int>(p, 1e12, convert, raw);
+    auto has = [&](const char* name) {
+      return std::any_of(c.begin(), c.end(), [&](const kspmv::PlanCandidate& x) { return x.name == name; });
+    };
+    EXPECT_EQ(has("csr_vector"), !raw);
+    EXPECT_EQ(has("csr_balanced"), !raw);
+    EXPECT_EQ(has("raw_csr_vector"), raw);
+    EXPECT_TRUE(has("csr_scalar"));
+  }
+  auto scalar_time = [&](int64_t slots) {
+    kspmv::impl::PlanStructure q = p;
+    q.blocked_ell_slots = slots;
+    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(q, 1e12, convert, false))
+      if (x.name == "csr_scalar") return x.predicted_apply;
+    return -1.0;
+  };
+  const double full = scalar_time(p.nnz), ragged = scalar_time(4 * p.nnz);
+  EXPECT_GT(full, 0.0);
+  if (kspmv::impl::is_gpu_space<TypeParam>()) {
+    EXPECT_GT(ragged, 1.3 * full);  // 4^0.25 = 1.41 on the rate's share
+  } else {
+    EXPECT_EQ(ragged, full);  // hosts: one rate (their thread walks its rows alone)
+  }
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");

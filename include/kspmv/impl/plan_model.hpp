@@ -88,7 +88,7 @@ struct PlanStructure {
 // thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
 // lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
 // kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
-// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59, ELLPACK 0.92,
+// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59 (later by row length: csr_scalar_mid below), ELLPACK 0.92,
 // blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
 // and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
 // on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further). Raw balanced
@@ -152,18 +152,39 @@ struct ModelConstants {
   // double ones: 0.82 and 0.74 of copy bandwidth; the lower is taken. Hosts: not measured, the
   // double kernel's rate.
   double balanced_float_values;
+  // Thread-per-row CSR (csr_scalar) on rows of more than scalar_l1_row_entries and at most 16
+  // entries, and raw vector CSR by its lanes a row (raw_vector_lanes), each by CSR's bytes,
+  // fitted to the 53 replicated real matrices of perf_tests/results/h200_plan_csr_coded (n_1;
+  // perf_tests/results/h200_plan_ranking/): a thread a row ran at 0.43-0.81 of copy bandwidth
+  // there, less where the rows of a warp differ in length (its slices of 32 rows padded to their
+  // longest, blocked_ell_slots / nnz = fill: 1.0-10.3), csr_scalar_mid / fill^
+  // csr_scalar_mid_fill_exponent (root mean square error 13%); with one rate (0.70) for every row
+  // of 16 or fewer, raw vector CSR at 0.59 and the Kokkos vector and balanced kernels beside them,
+  // 35 of 976 pairs of candidates measured more than 10% apart were ranked the wrong way round,
+  // all among these kernels. Raw vector CSR: medians of the rate each matrix needed, 0.61 with 4
+  // lanes on rows of 8 or fewer (25 matrices), 0.72 with 4 lanes on longer rows (13), 0.89 with 8
+  // lanes or more (11 of rows under 64 entries; more lanes keep more of a row's entries in
+  // flight). In one run of each set after it (h200_plan_ranking): 411 of 411 such pairs on the
+  // 53, 128 of 128 on 25 real matrices held out of every fit, and the same choices.
+  double csr_scalar_mid, csr_scalar_mid_fill_exponent, raw_vector_mid, raw_vector_long;
 };
+
+// A thread a row: up to this many entries a row, the rows the resident warps walk stay in L1
+// (2048 threads of a multiprocessor x 8 entries x 12 bytes, 196 KB of its 256 KB) and one rate
+// holds (csr_scalar_short); beyond it (ModelConstants::csr_scalar_mid) the rows' lines are read
+// again from L2 as the threads reach them, and rows of unequal length in a warp leave lanes idle.
+constexpr double scalar_l1_row_entries = 8.0;
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.59, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74, 0.74, 0.25, 0.72, 0.89};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16, raw_csr16_short, the coded constants: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62, 0.70, 0.0, 0.70, 0.70};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -194,7 +215,7 @@ int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t 
   if (rows == 0) return 0;
   const double fastest = std::max({k.csr_scalar_short, k.csr_scalar_long, k.csr_vector, k.csr_balanced,
                                    k.csr_balanced_long, k.ell, k.blocked_ell, k.raw_blocked_ell, k.hyb, k.raw_vector,
-                                   k.raw_balanced});
+                                   k.raw_balanced, k.csr_scalar_mid, k.raw_vector_mid, k.raw_vector_long});
   const double per_row = double(nnz) / double(rows);
   const double by_speed = per_row * double(sizeof(S) + sizeof(O)) / fastest * k.dia / double(sizeof(S));
   const double by_fill = per_row * convert.max_fill_ratio;
@@ -510,13 +531,26 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     x.predicted_apply = apply;
     c.push_back(x);
   };
-  const double short_rows = p.average_row() <= 16 ? k.csr_scalar_short : k.csr_scalar_long;
-  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, short_rows, longest * k.serial_entry));
-  add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest * k.serial_vector));
+  const double warp_fill = p.nnz > 0 && p.blocked_ell_slots > 0 ? double(p.blocked_ell_slots) / double(p.nnz) : 1.0;
+  const double scalar_rate = p.average_row() <= scalar_l1_row_entries ? k.csr_scalar_short
+                             : p.average_row() <= 16
+                                 ? k.csr_scalar_mid / std::pow(warp_fill, k.csr_scalar_mid_fill_exponent)
+                                 : k.csr_scalar_long;
+  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, scalar_rate, longest * k.serial_entry));
+  // Kokkos vector and balanced CSR are candidates only without the raw kernels: their raw forms
+  // (the same algorithms) ran faster on each of 78 replicated real matrices on the H200, raw
+  // vector CSR by 1.14x or more, raw balanced CSR by 1.50x or more (h200_plan_ranking).
   const double balanced = p.average_row() < gpu_vector_min_average_row_length ? k.csr_balanced : k.csr_balanced_long;
-  add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
+  if (!raw_available) {
+    add("csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.csr_vector, longest * k.serial_vector));
+    add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
+  }
   if (raw_available) {
-    add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, k.raw_vector, longest * k.serial_raw));
+    const int vector_lanes = raw_vector_lanes(p.average_row(), warp_width<ExecSpace>());
+    const double vector_rate = vector_lanes > 4                              ? k.raw_vector_long
+                               : p.average_row() > scalar_l1_row_entries ? k.raw_vector_mid
+                                                                          : k.raw_vector;
+    add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, vector_rate, longest * k.serial_raw));
     // A run of rows one balanced block walks alone (launch.hpp: raw_balanced_walk_seconds), the
     // same for every candidate on the raw balanced kernel.
     const double walk = raw_balanced_walk_seconds(p.crowded_run, raw_balanced_default_block_threads);
