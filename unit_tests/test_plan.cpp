@@ -467,6 +467,33 @@ TYPED_TEST(PlanTest, ModelCandidatesAndThreadPerRowFill) {
   }
 }
 
+// CodedCsrMatrix a call as a share of raw balanced CSR's: by its table's 128-byte lines, and one
+// share wherever rows are summed a wave at a time (ModelConstants::coded_whole_wave_rows).
+TYPED_TEST(PlanTest, ModelChargesCodedCsrByTableLinesAndRowLength) {
+  const auto k = kspmv::impl::model_constants<TypeParam>();
+  const int64_t wave = kspmv::impl::warp_width<TypeParam>();
+  auto coded_share = [&](int64_t per_row, int64_t values) {
+    kspmv::impl::PlanStructure p;
+    p.rows = p.cols = 1000000;
+    p.nnz = per_row * p.rows;
+    p.longest_row = per_row;
+    p.blocked_ell_slots = p.nnz;
+    p.coded_sample_values = values;
+    double coded = -1, balanced = -1;
+    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(p, 1e12, kspmv::ConvertOptions(), true)) {
+      if (x.name == "raw_csr_coded") coded = x.predicted_apply;
+      if (x.name == "raw_csr_balanced") balanced = x.predicted_apply;
+    }
+    return coded / balanced;
+  };
+  EXPECT_DOUBLE_EQ(coded_share(3 * wave, 68), k.coded_whole_wave_rows);
+  EXPECT_DOUBLE_EQ(coded_share(3 * wave, 3), k.coded_whole_wave_rows);
+  if (wave > 1) {  // host backends: every row is a wave's (of one lane)
+    EXPECT_DOUBLE_EQ(coded_share(1, 3), k.coded_one_line);      // 24 bytes of table
+    EXPECT_DOUBLE_EQ(coded_share(1, 68), k.coded_more_lines);   // 544 bytes
+  }
+}
+
 TYPED_TEST(PlanTest, LongRowsRuleOutPaddedFormats) {
   using Device = DeviceOf<TypeParam>;
   const auto A = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");

@@ -140,7 +140,8 @@ struct ModelConstants {
   // lookups may touch (perf_tests/results/h200_plan_csr_coded): 0.930x raw balanced CSR's time
   // (median of 78 runs of the 26 of one line: the 22 holding one value, arrow and lp_nug20 of 2,
   // Franz6 of 3, lp_dfl001 of 13; 0.830-1.003x), 0.980x with more (15 runs of stocfor3,
-  // lp_maros_r7, lp_d6cube, ScaleMicrogrid, cage10: 30-237 values; 0.871-1.045x). Its conversion
+  // lp_maros_r7, lp_d6cube, ScaleMicrogrid, cage10: 30-237 values; 0.871-1.045x; lp_d6cube's rows are
+  // charged coded_whole_wave_rows since). Its conversion
   // (the sample, the table, the codes, the partition) took 570-1120 us on 50-104 million entries
   // of tables of one line: a fixed time and a pass reading each value and writing its code at
   // coded_conversion of copy bandwidth, 2.0-3.8 ms where the table spans more lines (a binary
@@ -167,6 +168,13 @@ struct ModelConstants {
   // flight). In one run of each set after it (h200_plan_ranking): 411 of 411 such pairs on the
   // 53, 128 of 128 on 25 real matrices held out of every fit, and the same choices.
   double csr_scalar_mid, csr_scalar_mid_fill_exponent, raw_vector_mid, raw_vector_long;
+  // CodedCsrMatrix where rows average two waves or more (whole_wave_rows in predict_candidates),
+  // a call as a share of raw balanced CSR's whatever its table's lines: the balanced kernel sums
+  // such rows a wave at a time at its lower rate there (raw_balanced_long), and CodedCsrMatrix's 5
+  // bytes an entry instead of 12 then show: 0.869-0.892x in 12 runs of the two such matrices of
+  // the 53 that it accepts (bcsstk33, one value; lp_d6cube, 68 values over five 128-byte lines;
+  // h200_plan_csr_coded, h200_plan_ranking), where coded_more_lines charged lp_d6cube 0.98x.
+  double coded_whole_wave_rows;
 };
 
 // A thread a row: up to this many entries a row, the rows the resident warps walk stay in L1
@@ -177,14 +185,14 @@ constexpr double scalar_l1_row_entries = 8.0;
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74, 0.74, 0.25, 0.72, 0.89};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74, 0.74, 0.25, 0.72, 0.89, 0.88};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16, raw_csr16_short, the coded constants: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62, 0.70, 0.0, 0.70, 0.70};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62, 0.70, 0.0, 0.70, 0.70, 1.0};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -586,7 +594,10 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
         50e-6 + k.coded_conversion_fixed + double(p.nnz) * (sizeof(S) + 1.0) / (bandwidth * k.coded_conversion);
     add("raw_csr_coded", p.coded_sample_values > 0,
         p.coded_sample_values < 0 ? "more than 256 distinct values in a sample" : "values not counted", coded_bytes,
-        coded_setup, balanced_apply * (table_bytes <= 128 ? k.coded_one_line : k.coded_more_lines));
+        coded_setup,
+        balanced_apply * (whole_wave_rows      ? k.coded_whole_wave_rows
+                          : table_bytes <= 128 ? k.coded_one_line
+                                               : k.coded_more_lines));
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
