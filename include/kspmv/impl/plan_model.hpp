@@ -88,7 +88,7 @@ struct PlanStructure {
 // thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
 // lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
 // kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
-// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59 (later by row length: csr_scalar_mid below), ELLPACK 0.92,
+// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59 (later by its lanes: raw_vector_mid below), ELLPACK 0.92,
 // blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
 // and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
 // on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further). Raw balanced
@@ -143,7 +143,8 @@ struct ModelConstants {
   // lp_maros_r7, lp_d6cube, ScaleMicrogrid, cage10: 30-237 values; 0.871-1.045x; lp_d6cube's rows are
   // charged coded_whole_wave_rows since). Its conversion
   // (the sample, the table, the codes, the partition) took 570-1120 us on 50-104 million entries
-  // of tables of one line: a fixed time and a pass reading each value and writing its code at
+  // of tables of one line (0.95x that since 716bda7, the codes searched in team scratch: the
+  // charge below, left as it was, errs high): a fixed time and a pass reading each value and writing its code at
   // coded_conversion of copy bandwidth, 2.0-3.8 ms where the table spans more lines (a binary
   // search an entry; charged as one line: there the candidate is not taken at 100 uses anyway).
   double coded_one_line, coded_more_lines, coded_conversion_fixed, coded_conversion;
