@@ -1,0 +1,26 @@
+# session 33: rounds of spmv_bench on the 53 replicated real matrices (lower case tokens) or the
+# 25 held out (upper case). Tokens: q/Q = main's binary, p<N>/P<N> = the lab binary with KSPMV_LAB_SUM=N.
+# KERNELS (default csr). From the repository root on the GPU machine ($OUT set).
+set -u
+mkdir -p /tmp/w && tar xJf .device-carry/s33.txz -C /tmp/w || exit 1
+M=/tmp/w/m
+R=$OUT/rec; mkdir -p $R /tmp/m /tmp/u
+export CUDA_MODULE_LOADING=EAGER KSPMV_TEST_DATA_DIR=$PWD/unit_tests/data
+nvidia-smi > $R/gpu.txt 2>&1
+if [ -n "${TESTS:-}" ] && [ -x /tmp/w/t/fmt_tests ]; then
+  for mode in $TESTS; do KSPMV_LAB_SUM=$mode timeout 150 /tmp/w/t/fmt_tests > $R/tests_$mode.log 2>&1; echo "tests mode $mode rc $?"; grep -E "PASSED|FAILED" $R/tests_$mode.log | head -8; done
+fi
+A=()
+for spec in bcsstk13:1000 rajat01:2000 wiki-Vote:1000 arrow:600 Groebner_id2003_aug:500 poly_chain.512:1000 cage10:600; do n=${spec%%:*}; f=unit_tests/data/$n.mtx; [ -f $f ] || f=$M/$n.mtx; A+=(--mtx "$f:${spec##*:}"); done
+for f in perf_tests/matrices/*.mtx.gz; do n=$(basename $f .gz); [ -f /tmp/m/$n ] || gunzip -c $f > /tmp/m/$n; A+=(--mtx /tmp/m/$n); done
+U=()
+for f in perf_tests/matrices_unseen/*.mtx.gz; do n=$(basename $f .gz); [ -f /tmp/u/$n ] || gunzip -c $f > /tmp/u/$n; U+=(--mtx /tmp/u/$n); done
+i=0
+for b in ${ROUNDS:-q}; do i=$((i+1))
+  s=$(date +%s)
+  case $b in [pP]*) bin=/tmp/w/p/spmv_bench; mode=${b:1};; *) bin=/tmp/w/q/spmv_bench; mode=0;; esac
+  case $b in [a-z]*) set=("${A[@]}");; *) set=("${U[@]}");; esac
+  KSPMV_LAB_SUM=${mode:-0} timeout ${PASS_LIMIT:-170} $bin --suite none --replicate-to 50000000 "${set[@]}" --kernels ${KERNELS:-csr} --repeat 10 --json $R/${b}_$i.json > $R/${b}_$i.log 2>&1; echo "$b $i rc $? $(( $(date +%s)-s )) s"
+done
+gzip $R/*.json
+tar czf $OUT/rec.tgz -C $OUT rec && rm -rf $R
