@@ -11,6 +11,8 @@
 # raw vector CSR at 0.59), scaled by measured/predicted raw balanced CSR; the matrices of rows of
 # two waves or more (64 entries), charged other rates, are left out.
 #   python3 implied.py [--made-with SHORT,OTHER] RECORD.json[.gz]...   (medians: <= 8 entries, 9-63)
+# It needs the Kokkos vector CSR candidate in each note: records of the model before 1bd8a83, which
+# stopped listing it where the raw kernels exist (the GPU records since); those raise a KeyError here.
 import gzip, json, re, sys, collections
 
 def load(path):
