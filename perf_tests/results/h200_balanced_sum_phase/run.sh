@@ -10,6 +10,9 @@ nvidia-smi > $R/gpu.txt 2>&1
 if [ -n "${TESTS:-}" ] && [ -x /tmp/w/t/fmt_tests ]; then
   for mode in $TESTS; do KSPMV_LAB_SUM=$mode timeout 150 /tmp/w/t/fmt_tests > $R/tests_$mode.log 2>&1; echo "tests mode $mode rc $?"; grep -E "PASSED|FAILED" $R/tests_$mode.log | head -8; done
 fi
+if [ -n "${MEMCHECK:-}" ] && [ -x /tmp/w/t/fmt_tests ]; then
+  timeout 200 compute-sanitizer --tool memcheck /tmp/w/t/fmt_tests --gtest_filter="$MEMCHECK" > $R/memcheck.log 2>&1; echo "memcheck rc $?"; grep -E "PASSED|FAILED|ERROR SUMMARY" $R/memcheck.log | head -5
+fi
 A=()
 for spec in bcsstk13:1000 rajat01:2000 wiki-Vote:1000 arrow:600 Groebner_id2003_aug:500 poly_chain.512:1000 cage10:600; do n=${spec%%:*}; f=unit_tests/data/$n.mtx; [ -f $f ] || f=$M/$n.mtx; A+=(--mtx "$f:${spec##*:}"); done
 for f in perf_tests/matrices/*.mtx.gz; do n=$(basename $f .gz); [ -f /tmp/m/$n ] || gunzip -c $f > /tmp/m/$n; A+=(--mtx /tmp/m/$n); done
