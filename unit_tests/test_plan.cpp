@@ -222,6 +222,13 @@ TYPED_TEST(PlanTest, AnalysisCountsWhatEachFormatStores) {
         EXPECT_EQ(p.blocked_ell_slots, slots);
         EXPECT_EQ(p.hyb_width, hyb);
         EXPECT_EQ(p.hyb_coo_entries, beyond);
+        // The standard deviation of the row lengths over their mean: exact here (one row, if any,
+        // of the cap's 4096 entries or more).
+        double squares = 0;
+        for (int64_t i = 0; i < m; ++i) squares += std::pow(double(h.row_offsets[i + 1] - h.row_offsets[i]), 2);
+        const double mean = double(h.col_indices.size()) / double(m);
+        const double variance = std::max(0.0, squares / double(m) - mean * mean);
+        EXPECT_NEAR(p.row_length_variation, mean > 0 ? std::sqrt(variance) / mean : 0.0, 1e-9);
         // Every value 1: checked (and so found the same) with the raw kernels only.
         EXPECT_EQ(p.values_uniform, (kspmv::impl::raw_available<TypeParam, double, int, int>()));
         if (long_rows && m > 1) {
@@ -432,9 +439,10 @@ TYPED_TEST(PlanTest, FewDistinctValuesChooseCodedCsrWithTheRawKernels) {
 }
 
 // The model alone (no device work): Kokkos vector and balanced CSR are candidates only where the
-// raw kernels are not (their raw forms run the same algorithms faster), and a thread a row on rows
-// of 9-16 entries is charged more where the rows of a warp differ in length.
-TYPED_TEST(PlanTest, ModelCandidatesAndThreadPerRowFill) {
+// raw kernels are not (their raw forms run the same algorithms faster); on GPUs a thread a row on
+// rows of 9-16 entries is charged more where row lengths vary and rows are longer, and raw
+// vector CSR (4 lanes a row) where the rows of a warp differ in length (ModelConstants).
+TYPED_TEST(PlanTest, ModelCandidatesAndRowLengths) {
   kspmv::impl::PlanStructure p;
   p.rows = p.cols = 1000000;
   p.nnz = 12 * p.rows;
@@ -451,19 +459,42 @@ TYPED_TEST(PlanTest, ModelCandidatesAndThreadPerRowFill) {
     EXPECT_EQ(has("raw_csr_vector"), raw);
     EXPECT_TRUE(has("csr_scalar"));
   }
-  auto scalar_time = [&](int64_t slots) {
-    kspmv::impl::PlanStructure q = p;
-    q.blocked_ell_slots = slots;
-    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(q, 1e12, convert, false))
-      if (x.name == "csr_scalar") return x.predicted_apply;
+  const auto k = kspmv::impl::model_constants<TypeParam>();
+  const double bytes_time = (double(p.nnz) * 12 + double(p.rows + 1) * 4 + 2 * double(p.rows) * 8) / 1e12;
+  auto time_of = [&](const char* name, const kspmv::impl::PlanStructure& q) {
+    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(q, 1e12, convert, true))
+      if (x.name == name) return x.predicted_apply;
     return -1.0;
   };
-  const double full = scalar_time(p.nnz), ragged = scalar_time(4 * p.nnz);
-  EXPECT_GT(full, 0.0);
+  auto with = [&](double variation, int64_t slots, int64_t per_row) {
+    kspmv::impl::PlanStructure q = p;
+    q.row_length_variation = variation;
+    q.blocked_ell_slots = slots;
+    q.nnz = per_row * q.rows;
+    return q;
+  };
+  const double even = time_of("csr_scalar", with(0.0, p.nnz, 12));
+  const double uneven = time_of("csr_scalar", with(2.0, p.nnz, 12));
+  const double past_cap = time_of("csr_scalar", with(50.0, p.nnz, 12));
+  const double ragged = time_of("csr_scalar", with(0.0, 4 * p.nnz, 12));
+  EXPECT_GT(even, 0.0);
+  EXPECT_NEAR(uneven - even, 2.0 * k.csr_scalar_mid_variation * bytes_time, 1e-12);
+  EXPECT_NEAR(past_cap - even, kspmv::impl::scalar_mid_max_variation * k.csr_scalar_mid_variation * bytes_time, 1e-12);
+  EXPECT_DOUBLE_EQ(ragged, even);  // a thread a row: the variation, not the padding of slices
+  const double vector_full = time_of("raw_csr_vector", with(0.0, p.nnz, 12));
+  const double vector_ragged = time_of("raw_csr_vector", with(0.0, 4 * p.nnz, 12));
+  EXPECT_NEAR(vector_ragged - vector_full, k.raw_vector_mid_fill * std::log(4.0) * bytes_time, 1e-12);
   if (kspmv::impl::is_gpu_space<TypeParam>()) {
-    EXPECT_GT(ragged, 1.3 * full);  // 4^0.25 = 1.41 on the rate's share
+    EXPECT_GT(uneven, 1.2 * even);
+    EXPECT_GT(vector_ragged, 1.2 * vector_full);
+    // Longer rows (16 against 12 entries, the bytes scaled back): a thread a row charged more a byte.
+    const auto sixteen = with(0.0, 16 * p.rows, 16);
+    const double bytes16 = (double(sixteen.nnz) * 12 + double(p.rows + 1) * 4 + 2 * double(p.rows) * 8) / 1e12;
+    EXPECT_NEAR((time_of("csr_scalar", sixteen) - k.latency - 40 * k.serial_entry) / bytes16 -
+                    (even - k.latency - 40 * k.serial_entry) / bytes_time,
+                k.csr_scalar_mid_per_entry * 0.5, 1e-9);
   } else {
-    EXPECT_EQ(ragged, full);  // hosts: one rate (their thread walks its rows alone)
+    EXPECT_EQ(uneven, even);  // hosts: one rate (their thread walks its rows alone)
   }
 }
 

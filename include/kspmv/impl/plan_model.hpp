@@ -78,6 +78,8 @@ struct PlanStructure {
   // The longest run of rows too long for one block of the raw balanced kernel
   // (raw::RowStatistics::crowded_run, the same analysis); 0 where none or not measured.
   int64_t crowded_run = 0;
+  // Standard deviation of the row lengths over their mean (RowLengthSummary::variation).
+  double row_length_variation = 0;
   double average_row() const { return rows > 0 ? double(nnz) / double(rows) : 0.0; }
   double csr16_wide_fraction() const {
     return csr16_sampled_blocks > 0 ? double(csr16_wide_sampled) / double(csr16_sampled_blocks) : 1.0;
@@ -88,7 +90,7 @@ struct PlanStructure {
 // thread walking a row alone takes about 80 ns per entry (heavy_rows, thread per row), a group of
 // lanes 60 ns (Kokkos vector CSR) or 25 ns (raw vector CSR); the fraction of copy bandwidth each
 // kernel reached, by its own bytes, on the large regular matrices: thread-per-row CSR 0.57-0.82
-// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59 (later by its lanes: raw_vector_mid below), ELLPACK 0.92,
+// for rows of 7-16 entries and 0.36 for 27, vector CSR 0.41, raw vector CSR 0.59 (later by its lanes: raw_vector_mid_time below), ELLPACK 0.92,
 // blocked ELLPACK 0.85 (raw: 0.97), DIA 0.90, balanced CSR 0.43-0.62 for rows under 24 entries
 // and 0.12-0.21 for longer ones, raw balanced CSR 0.73-0.91 whatever the row lengths (0.61-0.69
 // on bcsstk13, wiki-Vote and Groebner replicated, whose gathers of x reach further). Raw balanced
@@ -154,21 +156,32 @@ struct ModelConstants {
   // double ones: 0.82 and 0.74 of copy bandwidth; the lower is taken. Hosts: not measured, the
   // double kernel's rate.
   double balanced_float_values;
-  // Thread-per-row CSR (csr_scalar) on rows of more than scalar_l1_row_entries and at most 16
-  // entries, and raw vector CSR by its lanes a row (raw_vector_lanes), each by CSR's bytes,
-  // fitted to the 53 replicated real matrices of perf_tests/results/h200_plan_csr_coded (n_1;
-  // perf_tests/results/h200_plan_ranking/): a thread a row ran at 0.43-0.81 of copy bandwidth
-  // there, less where the rows of a warp differ in length (its slices of 32 rows padded to their
-  // longest, blocked_ell_slots / nnz = fill: 1.0-10.3), csr_scalar_mid / fill^
-  // csr_scalar_mid_fill_exponent (root mean square error 13%); with one rate (0.70) for every row
-  // of 16 or fewer, raw vector CSR at 0.59 and the Kokkos vector and balanced kernels beside them,
-  // 35 of 976 pairs of candidates measured more than 10% apart were ranked the wrong way round,
-  // all among these kernels. Raw vector CSR: medians of the rate each matrix needed, 0.61 with 4
-  // lanes on rows of 8 or fewer (25 matrices), 0.72 with 4 lanes on longer rows (13), 0.89 with 8
-  // lanes or more (11 of rows under 64 entries; more lanes keep more of a row's entries in
-  // flight). In one run of each set after it (h200_plan_ranking): 411 of 411 such pairs on the
-  // 53, 128 of 128 on 25 real matrices held out of every fit, and the same choices.
-  double csr_scalar_mid, csr_scalar_mid_fill_exponent, raw_vector_mid, raw_vector_long;
+  // Thread-per-row CSR (csr_scalar) on rows of more than scalar_l1_row_entries and at most
+  // scalar_mid_row_entries entries, and raw vector CSR with 4 lanes a row on rows of more than
+  // scalar_l1_row_entries (raw_vector_lanes), a call each: latency + the longest row's serial
+  // time + CSR's bytes at copy bandwidth times a multiple + a multiple of the gathers' charge
+  // (gather_line_bytes a line of x a window gathers, as raw balanced CSR's):
+  //   thread a row: csr_scalar_mid_time + csr_scalar_mid_per_entry x (average - 8) / 8
+  //                 + csr_scalar_mid_variation x min(row_length_variation, 3); gathers x
+  //                 csr_scalar_mid_gathers. Longer rows leave more of a warp's lines to be read
+  //                 again from L2 (scalar_l1_row_entries), rows of uneven length idle lanes, and
+  //                 a lane's gather of x per step (32 rows apart) shares fewer lines than a window's.
+  //   raw vector CSR, 4 lanes: raw_vector_mid_time + raw_vector_mid_fill x ln(fill) (fill =
+  //                 blocked_ell_slots / nnz, the rows of a warp padded to their longest); gathers
+  //                 x raw_vector_mid_gathers.
+  // Fitted (least squares on the relative error; perf_tests/results/h200_plan_scalar_variation/
+  // fit.py) to the 53 replicated real matrices and the 25 of matrices_unseen, four H200 runs of
+  // each with 716bda7's kernels; root mean square error a run, a thread a row 7% and 5% (13% and
+  // 11% with the rates these replace, 0.74 / fill^0.25 of copy bandwidth, one gathers' charge),
+  // raw vector CSR 5% and 10% (11% and 12%, 0.72). The terms were chosen among ten (fit.py
+  // --search) on these and the 15 of perf_tests/matrices_third, measured before the fit: every
+  // pair of the two kernels more than 10% apart ranked as measured in the 10 runs of the three
+  // sets (before: wrong on lp_80bau3b of the 25, and rgg_n_2_15_s0 and data of the 15, where a
+  // thread a row ran 1.16-1.25x faster than raw vector CSR, predicted slower). Raw vector CSR
+  // with 8 lanes or more: raw_vector_long of copy bandwidth by CSR's bytes (the median of the
+  // rate each of 11 matrices needed: 0.89).
+  double csr_scalar_mid_time, csr_scalar_mid_per_entry, csr_scalar_mid_variation, csr_scalar_mid_gathers;
+  double raw_vector_mid_time, raw_vector_mid_fill, raw_vector_mid_gathers, raw_vector_long;
   // CodedCsrMatrix where rows average two waves or more (whole_wave_rows in predict_candidates),
   // a call as a share of raw balanced CSR's whatever its table's lines: the balanced kernel sums
   // such rows a wave at a time at its lower rate there (raw_balanced_long), and CodedCsrMatrix's 5
@@ -180,20 +193,27 @@ struct ModelConstants {
 
 // A thread a row: up to this many entries a row, the rows the resident warps walk stay in L1
 // (2048 threads of a multiprocessor x 8 entries x 12 bytes, 196 KB of its 256 KB) and one rate
-// holds (csr_scalar_short); beyond it (ModelConstants::csr_scalar_mid) the rows' lines are read
-// again from L2 as the threads reach them, and rows of unequal length in a warp leave lanes idle.
-constexpr double scalar_l1_row_entries = 8.0;
+// holds (csr_scalar_short); beyond it (ModelConstants::csr_scalar_mid_time and the terms beside
+// it) the rows' lines are read again from L2 as the threads reach them, and rows of unequal
+// length in a warp leave lanes idle; beyond scalar_mid_row_entries, csr_scalar_long.
+constexpr double scalar_l1_row_entries = 8.0, scalar_mid_row_entries = 16.0;
+// The row-length variation beyond which a thread a row is charged no more (the fit's cap: the
+// mid-length rows of the fit reach 3.6, email-Enron).
+constexpr double scalar_mid_max_variation = 3.0;
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74, 0.74, 0.25, 0.72, 0.89, 0.88};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74,
+            1.04, 0.50, 0.18, 1.79, 1.30, 0.21, 1.07, 0.89, 0.88};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
   // of 8 at 0.63; the column-major ELLPACK, HYB and DIA layouts make a thread walking its row
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16, raw_csr16_short, the coded constants: the raw kernels exist on GPUs only; unused here.)
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62, 0.70, 0.0, 0.70, 0.70, 1.0};
+  // A thread a row on rows of 9-16 entries: one rate, 0.70 (1 / 0.70 = 1.43 the bytes' time).
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62,
+          1.0 / 0.70, 0.0, 0.0, 1.0, 1.0 / 0.70, 0.0, 1.0, 0.70, 1.0};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -222,10 +242,16 @@ int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t
 template <class S, class O, class Convert>
 int64_t dia_affordable_diagonals(const ModelConstants& k, int64_t rows, int64_t nnz, const Convert& convert) {
   if (rows == 0) return 0;
+  const double per_row = double(nnz) / double(rows);
+  // A thread a row and raw vector CSR on rows of more than scalar_l1_row_entries are charged
+  // multiples of the bytes' time (ModelConstants: csr_scalar_mid_time, raw_vector_mid_time, at
+  // their least): counted only where they apply.
+  const bool mid_rows = per_row > scalar_l1_row_entries;
+  const double scalar_mid = mid_rows && per_row <= scalar_mid_row_entries ? 1.0 / k.csr_scalar_mid_time : 0.0;
+  const double vector_mid = mid_rows ? 1.0 / k.raw_vector_mid_time : 0.0;
   const double fastest = std::max({k.csr_scalar_short, k.csr_scalar_long, k.csr_vector, k.csr_balanced,
                                    k.csr_balanced_long, k.ell, k.blocked_ell, k.raw_blocked_ell, k.hyb, k.raw_vector,
-                                   k.raw_balanced, k.csr_scalar_mid, k.raw_vector_mid, k.raw_vector_long});
-  const double per_row = double(nnz) / double(rows);
+                                   k.raw_balanced, scalar_mid, vector_mid, k.raw_vector_long});
   const double by_speed = per_row * double(sizeof(S) + sizeof(O)) / fastest * k.dia / double(sizeof(S));
   const double by_fill = per_row * convert.max_fill_ratio;
   return std::min<int64_t>(convert.max_diagonals, int64_t(std::min(by_speed, by_fill)));
@@ -295,6 +321,18 @@ struct RowLengthSummary {
     for (int64_t l = w; l < cap; ++l) last += histogram[size_t(l)];
     h.push_back(last);
     return h;
+  }
+  /// Standard deviation of the row lengths over their mean, for `rows` rows holding `nnz`
+  /// entries: exact where no row reaches the cap; rows of cap entries or more are counted as if
+  /// they shared their entries evenly (a lower bound).
+  double variation(int64_t rows, int64_t nnz) const {
+    if (rows <= 0 || nnz <= 0) return 0.0;
+    double squares = 0;
+    for (size_t l = 1; l < histogram.size(); ++l) squares += double(histogram[l]) * double(l) * double(l);
+    if (tail_rows > 0) squares += double(tail_entries) * double(tail_entries) / double(tail_rows);
+    const double mean = double(nnz) / double(rows);
+    const double variance = squares / double(rows) - mean * mean;
+    return variance > 0 ? std::sqrt(variance) / mean : 0.0;
   }
   /// Entries beyond the first `width` of every row (sum over rows of max(0, length - width)),
   /// exact for width <= cap.
@@ -471,6 +509,7 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   p.longest_row = lengths.longest;
   p.ell_slots = p.longest_row * p.rows;
   p.blocked_ell_slots = lengths.slice_slots;
+  p.row_length_variation = lengths.variation(p.rows, p.nnz);
   // HYB's width from the histogram capped at hyb_width_cap bins (rows of a long tail share the
   // last bin), so a matrix with one huge row costs no huge histogram; its COO part exactly.
   p.hyb_width = hyb_width_minimizing_bytes(lengths.capped(), p.rows, sizeof(S), sizeof(O));
@@ -541,11 +580,19 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     c.push_back(x);
   };
   const double warp_fill = p.nnz > 0 && p.blocked_ell_slots > 0 ? double(p.blocked_ell_slots) / double(p.nnz) : 1.0;
-  const double scalar_rate = p.average_row() <= scalar_l1_row_entries ? k.csr_scalar_short
-                             : p.average_row() <= 16
-                                 ? k.csr_scalar_mid / std::pow(warp_fill, k.csr_scalar_mid_fill_exponent)
-                                 : k.csr_scalar_long;
-  add("csr_scalar", true, "", csr_bytes, 0.0, per_call(csr_bytes, scalar_rate, longest * k.serial_entry));
+  const double average = p.average_row();
+  const bool mid_rows = average > scalar_l1_row_entries;  // beyond what L1 holds for a thread a row
+  if (mid_rows && average <= scalar_mid_row_entries) {
+    // ModelConstants: csr_scalar_mid_time and the terms beside it.
+    const double multiple = k.csr_scalar_mid_time +
+                            k.csr_scalar_mid_per_entry * (average - scalar_l1_row_entries) / scalar_l1_row_entries +
+                            k.csr_scalar_mid_variation * std::min(p.row_length_variation, scalar_mid_max_variation);
+    add("csr_scalar", true, "", csr_bytes, 0.0,
+        k.latency + csr_bytes / bandwidth * multiple + longest * k.serial_entry + k.csr_scalar_mid_gathers * gathers);
+  } else {
+    add("csr_scalar", true, "", csr_bytes, 0.0,
+        per_call(csr_bytes, mid_rows ? k.csr_scalar_long : k.csr_scalar_short, longest * k.serial_entry));
+  }
   // Kokkos vector and balanced CSR are candidates only without the raw kernels: their raw forms
   // (the same algorithms) ran faster on each of 78 replicated real matrices on the H200, raw
   // vector CSR by 1.14x or more, raw balanced CSR by 1.50x or more (h200_plan_ranking).
@@ -555,11 +602,15 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     add("csr_balanced", true, "", csr_bytes, 50e-6, per_call(csr_bytes, balanced, 0) + k.latency);
   }
   if (raw_available) {
-    const int vector_lanes = raw_vector_lanes(p.average_row(), warp_width<ExecSpace>());
-    const double vector_rate = vector_lanes > 4                              ? k.raw_vector_long
-                               : p.average_row() > scalar_l1_row_entries ? k.raw_vector_mid
-                                                                          : k.raw_vector;
-    add("raw_csr_vector", true, "", csr_bytes, 0.0, per_call(csr_bytes, vector_rate, longest * k.serial_raw));
+    const int vector_lanes = raw_vector_lanes(average, warp_width<ExecSpace>());
+    if (vector_lanes <= 4 && mid_rows) {  // ModelConstants: raw_vector_mid_time and the terms beside it
+      const double multiple = k.raw_vector_mid_time + k.raw_vector_mid_fill * std::log(warp_fill);
+      add("raw_csr_vector", true, "", csr_bytes, 0.0,
+          k.latency + csr_bytes / bandwidth * multiple + longest * k.serial_raw + k.raw_vector_mid_gathers * gathers);
+    } else {
+      add("raw_csr_vector", true, "", csr_bytes, 0.0,
+          per_call(csr_bytes, vector_lanes > 4 ? k.raw_vector_long : k.raw_vector, longest * k.serial_raw));
+    }
     // A run of rows one balanced block walks alone (launch.hpp: raw_balanced_walk_seconds), the
     // same for every candidate on the raw balanced kernel.
     const double walk = raw_balanced_walk_seconds(p.crowded_run, raw_balanced_default_block_threads);
