@@ -2,6 +2,9 @@
 // bits as CSR holding them, the table and codes, rows across blocks, and the refusals.
 #include <kspmv/csr_coded.hpp>
 
+#include <algorithm>
+#include <set>
+
 #include "cases.hpp"
 
 namespace kspmv_test {
@@ -101,6 +104,27 @@ TYPED_TEST(CodedCsr, MixedPrecision) {
   EXPECT_TRUE((check_spmv_mode<TypeParam, float, int, int, kspmv::CodedCsrMatrix, double>(h, "N", 2.0, x, 1.0, y0)));
 }
 
+// An entry of the run'th run of `stride` entries that the value sample does not take.
+int64_t not_sampled(int64_t run, int64_t stride, int64_t nnz) {
+  const int64_t taken = kspmv::impl::coded_sample_entry(run, stride, nnz);
+  return taken > run * stride ? taken - 1 : taken + 1;
+}
+
+// The sample takes one entry of each run, at a place that varies from run to run (values that
+// repeat with a period of the runs' length are not all missed), and none outside its run.
+TEST(CodedSample, OneEntryOfEachRunAtVaryingPlaces) {
+  const int64_t nnz = 1000003, stride = nnz / kspmv::impl::coded_sample;
+  std::set<int64_t> places;
+  for (int64_t i = 0; i * stride < nnz; ++i) {
+    const int64_t e = kspmv::impl::coded_sample_entry(i, stride, nnz);
+    ASSERT_GE(e, i * stride);
+    ASSERT_LT(e, std::min(nnz, (i + 1) * stride));
+    places.insert(e - i * stride);
+  }
+  EXPECT_EQ(int64_t(places.size()), stride);  // every place within a run taken by some run
+  EXPECT_EQ(kspmv::impl::coded_sample_entry(5, 1, 100), 5);  // runs of one entry: every entry
+}
+
 // 257 distinct values are refused, in the sample of the first pass (a matrix of 300,000 entries
 // with 257 values evenly spread) and in the full pass (one value beyond 256 placed between the
 // sampled entries); complex<double> values (16 bytes) are refused.
@@ -113,10 +137,10 @@ TYPED_TEST(CodedCsr, RefusesMoreThan256Values) {
   EXPECT_TRUE(throws_with<std::invalid_argument>(
       [&] { kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h)); },
       "kspmv::convert<CodedCsrMatrix>: more than 256 distinct values"));
-  const int64_t stride = int64_t(h.values.size()) / kspmv::impl::coded_sample;
+  const int64_t nnz = int64_t(h.values.size()), stride = nnz / kspmv::impl::coded_sample;
   for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = double(int64_t(k) / stride % 256);
   EXPECT_NO_THROW(kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h)));
-  const size_t unsampled = size_t(stride) * 1000 + 1;
+  const size_t unsampled = size_t(not_sampled(1000, stride, nnz));
   h.values[unsampled] = 1000.5;
   EXPECT_TRUE(throws_with<std::invalid_argument>(
       [&] { kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h)); },
@@ -136,10 +160,10 @@ TYPED_TEST(CodedCsr, ValuesTheSampleMissesAreCoded) {
   std::mt19937_64 rng(test_seed());
   kspmv::HostCsr h = random_csr(RandomShape{6000, 6000, 100, 0.0, 0}, rng);
   ASSERT_GT(h.values.size(), size_t(2 * kspmv::impl::coded_sample));
-  const size_t stride = h.values.size() / size_t(kspmv::impl::coded_sample);
+  const int64_t nnz = int64_t(h.values.size()), stride = nnz / kspmv::impl::coded_sample;
   h.values.assign(h.values.size(), 1.5);
-  h.values[stride * 7 + 1] = -2.0;
-  h.values[stride * 500 + 1] = 0.25;
+  h.values[size_t(not_sampled(7, stride, nnz))] = -2.0;
+  h.values[size_t(not_sampled(500, stride, nnz))] = 0.25;
   h.values.back() = 3.0;
   const auto A = kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
   EXPECT_EQ(to_std_vector(A.table), (std::vector<double>{0.25, 1.5, 3.0, -2.0}));

@@ -403,8 +403,8 @@ TYPED_TEST(PlanTest, SeveralVectorsRunThePlainCall) {
 // Three distinct values (short_rows_near_diagonal): with the raw GPU kernels the sample of the
 // analysis finds them and the plan predicts CodedCsrMatrix best (5 bytes a nonzero; prediction
 // only: 999 uses), elsewhere it is not a candidate; the same with 1000 values is refused by the
-// sample, with values the sample missed (past 256, between its entries) by the conversion,
-// which the plan survives.
+// sample, values repeating with the period of its runs are all found, and values the sample
+// missed (past 256, between its entries) are refused by the conversion, which the plan survives.
 TYPED_TEST(PlanTest, FewDistinctValuesChooseCodedCsrWithTheRawKernels) {
   using Device = DeviceOf<TypeParam>;
   std::mt19937_64 rng(test_seed());
@@ -421,8 +421,16 @@ TYPED_TEST(PlanTest, FewDistinctValuesChooseCodedCsrWithTheRawKernels) {
   for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = double(hashed(k, 1000));
   EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), options.convert).coded_sample_values,
             raw ? -1 : 0);
-  const size_t stride = h.values.size() / size_t(kspmv::impl::coded_sample);
-  for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = k % stride == 0 ? 1.0 : double(hashed(k, 1000));
+  const int64_t nnz = int64_t(h.values.size()), stride = nnz / kspmv::impl::coded_sample;
+  // Values repeating with the period of the sample's runs (as mitre's with the rows of its
+  // copies): the sample takes each run's entry at a varying place and finds them all.
+  ASSERT_GT(stride, 1);
+  for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = double(int64_t(k) % stride);
+  EXPECT_EQ(kspmv::impl::analyse_structure(kspmv::to_device<double, int, int, Device>(h), options.convert).coded_sample_values,
+            raw ? stride : 0);
+  std::vector<bool> sampled(h.values.size(), false);
+  for (int64_t i = 0; i * stride < nnz; ++i) sampled[size_t(kspmv::impl::coded_sample_entry(i, stride, nnz))] = true;
+  for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = sampled[k] ? 1.0 : double(hashed(k, 1000));
   const auto missed = kspmv::to_device<double, int, int, Device>(h);
   EXPECT_EQ(kspmv::impl::analyse_structure(missed, options.convert).coded_sample_values, raw ? 1 : 0);
   const kspmv::Plan<double, int, int, Device> plan(missed, options);
@@ -498,30 +506,36 @@ TYPED_TEST(PlanTest, ModelCandidatesAndRowLengths) {
   }
 }
 
-// CodedCsrMatrix a call as a share of raw balanced CSR's: by its table's 128-byte lines, and one
-// share wherever rows are summed a wave at a time (ModelConstants::coded_whole_wave_rows).
-TYPED_TEST(PlanTest, ModelChargesCodedCsrByTableLinesAndRowLength) {
+// CodedCsrMatrix a call: latency, its codes', columns' and offsets' bytes, x's and y's, the
+// gathers and ln(its table's 128-byte lines) an entry, each at its multiple (ModelConstants); on
+// the GPU below raw balanced CSR's where the stream sets the time (short rows, few gathers).
+TYPED_TEST(PlanTest, ModelChargesCodedCsrByBytesGathersAndTableLines) {
   const auto k = kspmv::impl::model_constants<TypeParam>();
-  const int64_t wave = kspmv::impl::warp_width<TypeParam>();
-  auto coded_share = [&](int64_t per_row, int64_t values) {
+  const double bandwidth = 1e12;
+  auto times = [&](int64_t per_row, int64_t values, double lines_per_entry) {
     kspmv::impl::PlanStructure p;
     p.rows = p.cols = 1000000;
     p.nnz = per_row * p.rows;
     p.longest_row = per_row;
     p.blocked_ell_slots = p.nnz;
     p.coded_sample_values = values;
+    p.lines_per_entry = lines_per_entry;
     double coded = -1, balanced = -1;
-    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(p, 1e12, kspmv::ConvertOptions(), true)) {
+    for (const auto& x : kspmv::impl::predict_candidates<TypeParam, double, int, int>(p, bandwidth, kspmv::ConvertOptions(), true)) {
       if (x.name == "raw_csr_coded") coded = x.predicted_apply;
       if (x.name == "raw_csr_balanced") balanced = x.predicted_apply;
     }
-    return coded / balanced;
+    return std::make_pair(coded, balanced);
   };
-  EXPECT_DOUBLE_EQ(coded_share(3 * wave, 68), k.coded_whole_wave_rows);
-  EXPECT_DOUBLE_EQ(coded_share(3 * wave, 3), k.coded_whole_wave_rows);
-  if (wave > 1) {  // host backends: every row is a wave's (of one lane)
-    EXPECT_DOUBLE_EQ(coded_share(1, 3), k.coded_one_line);      // 24 bytes of table
-    EXPECT_DOUBLE_EQ(coded_share(1, 68), k.coded_more_lines);   // 544 bytes
+  const double nnz = 4e6, entry_bytes = nnz * 5 + 1000001.0 * 4, vector_bytes = 2e6 * 8;
+  EXPECT_NEAR(times(4, 3, 0).first,
+              k.latency + (k.coded_entries * entry_bytes + k.coded_vectors * vector_bytes) / bandwidth, 1e-12);
+  // 3 values: one line of table; 68 values (544 bytes): 5 lines.
+  EXPECT_NEAR(times(4, 68, 0).first - times(4, 3, 0).first, k.coded_table_lines * nnz * std::log(5.0) / bandwidth, 1e-12);
+  const double gathers = nnz * 0.5 * k.gather_line_bytes / bandwidth;
+  if (kspmv::impl::is_gpu_space<TypeParam>()) {
+    EXPECT_NEAR(times(4, 3, 0.5).first - times(4, 3, 0).first, k.coded_gathers * gathers, 1e-12);
+    EXPECT_LT(times(4, 3, 0).first, 0.95 * times(4, 3, 0).second);
   }
 }
 

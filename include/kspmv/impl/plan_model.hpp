@@ -68,8 +68,8 @@ struct PlanStructure {
   // Every stored value the same, bit for bit (launch_value_check): UniformCsrMatrix holds A
   // without its values. Checked with the raw kernels only (its candidate's).
   bool values_uniform = false;
-  // Distinct values (bit patterns) in a sample of impl::coded_sample entries evenly spaced
-  // (launch_value_sample): CodedCsrMatrix's candidate where at most 256, whose conversion then
+  // Distinct values (bit patterns) in a sample of impl::coded_sample entries, one in each run of
+  // nnz / coded_sample (launch_value_sample): CodedCsrMatrix's candidate where at most 256, whose conversion then
   // checks them all. -1: more than 256; 0: not counted (host backends, 16-byte values).
   int64_t coded_sample_values = 0;
   // Distinct lines of x a window of consecutive rows gathers per entry (raw::RowStatistics, the
@@ -135,21 +135,26 @@ struct ModelConstants {
   double csr_scalar_short, csr_scalar_long, csr_vector, csr_balanced, csr_balanced_long, ell, blocked_ell, raw_blocked_ell, hyb, dia,
       raw_vector, coo_deterministic, raw_balanced, raw_csr16;
   double gather_line_bytes, raw_balanced_long, raw_csr16_long, csr16_conversion, raw_csr16_short;
-  // CodedCsrMatrix (a byte of code an entry into a table of its values) a call, as a share of raw
-  // balanced CSR's: its kernel reads fewer bytes but looks each entry's value up in the table, and
-  // its time followed neither its bytes nor its row lengths (the rate by its own bytes each matrix
-  // would have needed: 0.43-0.74) but how many 128-byte lines of L1 the table spans, which a wave's
-  // lookups may touch (perf_tests/results/h200_plan_csr_coded): 0.930x raw balanced CSR's time
-  // (median of 78 runs of the 26 of one line: the 22 holding one value, arrow and lp_nug20 of 2,
-  // Franz6 of 3, lp_dfl001 of 13; 0.830-1.003x), 0.980x with more (15 runs of stocfor3,
-  // lp_maros_r7, lp_d6cube, ScaleMicrogrid, cage10: 30-237 values; 0.871-1.045x; lp_d6cube's rows are
-  // charged coded_whole_wave_rows since). Its conversion
-  // (the sample, the table, the codes, the partition) took 570-1120 us on 50-104 million entries
-  // of tables of one line (0.95x that since 716bda7, the codes searched in team scratch: the
-  // charge below, left as it was, errs high): a fixed time and a pass reading each value and writing its code at
-  // coded_conversion of copy bandwidth, 2.0-3.8 ms where the table spans more lines (a binary
-  // search an entry; charged as one line: there the candidate is not taken at 100 uses anyway).
-  double coded_one_line, coded_more_lines, coded_conversion_fixed, coded_conversion;
+  // CodedCsrMatrix (a byte of code an entry into a table of its values) a call: latency, the
+  // longest crowded run's walk (as raw balanced CSR's), and multiples of its codes', columns' and
+  // offsets' bytes at copy bandwidth (coded_entries), of x's and y's (coded_vectors), of the
+  // gathers' charge (coded_gathers) and of nnz x ln(the 128-byte lines its table spans) bytes
+  // (coded_table_lines): its kernel reads fewer bytes than raw balanced CSR's but looks each
+  // entry's value up in the table, and is bound by that, not the stream (2.40: its bytes at 0.42
+  // of copy bandwidth). Fitted (least squares on the time relative to raw balanced CSR's, each
+  // run's prediction of that scaled by the ratio measured) to 280 H200 runs of the 38 matrices of
+  // the 53 and the 25 it accepts (perf_tests/results/h200_coded_lookup/fit.py): root mean square
+  // error 3.3%, and 4.0% on 66 runs of the 11 of the third set (perf_tests/matrices_third) it
+  // accepts, which the fit did not see (the shares it replaces, 0.93x raw balanced CSR's where the
+  // table spans one line, 0.98x more, 0.88x on rows summed a wave at a time: 4.2% and 5.5%; on mitre,
+  // CodedCsrMatrix ran 0.89x raw balanced CSR, charged 0.98x). Its conversion (the sample, the
+  // table, the codes, the partition) took 570-1120 us on 50-104 million entries of tables of one
+  // line (0.95x that since 716bda7, the codes searched in team scratch: the charge below, left as
+  // it was, errs high): a fixed time and a pass reading each value and writing its code at
+  // coded_conversion of copy bandwidth. The codes are found by a hashed lookup since the commit
+  // that adds h200_coded_lookup (a binary search before: 1.2-2.1 ms where tables held 108-237
+  // values).
+  double coded_entries, coded_vectors, coded_gathers, coded_table_lines, coded_conversion_fixed, coded_conversion;
   // The load-balanced kernel on float values with double x and y (PlanOptions::float_values), by
   // its own bytes: on the H200 (h200_mixed_b2c430f) it ran 1.16-1.20x faster than raw balanced CSR
   // in double on poisson7_300^3 and bcsstk13 x1000, whose float bytes are 0.73 and 0.68 of the
@@ -182,13 +187,6 @@ struct ModelConstants {
   // rate each of 11 matrices needed: 0.89).
   double csr_scalar_mid_time, csr_scalar_mid_per_entry, csr_scalar_mid_variation, csr_scalar_mid_gathers;
   double raw_vector_mid_time, raw_vector_mid_fill, raw_vector_mid_gathers, raw_vector_long;
-  // CodedCsrMatrix where rows average two waves or more (whole_wave_rows in predict_candidates),
-  // a call as a share of raw balanced CSR's whatever its table's lines: the balanced kernel sums
-  // such rows a wave at a time at its lower rate there (raw_balanced_long), and CodedCsrMatrix's 5
-  // bytes an entry instead of 12 then show: 0.869-0.892x in 12 runs of the two such matrices of
-  // the 53 that it accepts (bcsstk33, one value; lp_d6cube, 68 values over five 128-byte lines;
-  // h200_plan_csr_coded, h200_plan_ranking), where coded_more_lines charged lp_d6cube 0.98x.
-  double coded_whole_wave_rows;
 };
 
 // A thread a row: up to this many entries a row, the rows the resident warps walk stay in L1
@@ -203,8 +201,8 @@ constexpr double scalar_mid_max_variation = 3.0;
 template <class ExecSpace>
 ModelConstants model_constants() {
   if (is_gpu_space<ExecSpace>()) {
-    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 0.93, 0.98, 60e-6, 0.2, 0.74,
-            1.04, 0.50, 0.18, 1.79, 1.30, 0.21, 1.07, 0.89, 0.88};
+    return {5e-6, 80e-9, 60e-9, 25e-9, 0.70, 0.36, 0.41, 0.50, 0.17, 0.92, 0.85, 0.97, 0.88, 0.90, 0.61, 0.07, 0.99, 0.84, 11.5, 0.91, 0.82, 0.2, 0.88, 2.40, 0.34, 0.86, 0.39, 60e-6, 0.2,
+            0.74, 1.04, 0.50, 0.18, 1.79, 1.30, 0.21, 1.07, 0.89};
   }
   // Host backends, measured with Serial on the 2-core development machine (example/spmv_mm,
   // 27-point Poisson 64^3): CSR streams at 0.7 of the copy bandwidth, blocked ELLPACK with slices
@@ -212,8 +210,8 @@ ModelConstants model_constants() {
   // stride through memory (0.14-0.15); balanced CSR 0.62.
   // (raw_csr16, raw_csr16_short, the coded constants: the raw kernels exist on GPUs only; unused here.)
   // A thread a row on rows of 9-16 entries: one rate, 0.70 (1 / 0.70 = 1.43 the bytes' time).
-  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0, 1.0, 0.0, 0.5, 0.62,
-          1.0 / 0.70, 0.0, 0.0, 1.0, 1.0 / 0.70, 0.0, 1.0, 0.70, 1.0};
+  return {2e-6, 1e-9, 1e-9, 1e-9, 0.70, 0.70, 0.71, 0.62, 0.62, 0.14, 0.63, 0.63, 0.14, 0.15, 0.70, 0.5, 0.62, 0.62, 0.0, 0.62, 0.62, 1.0, 0.62, 1.0 / 0.62, 1.0 / 0.62, 1.0, 0.0,
+          0.0, 0.5, 0.62, 1.0 / 0.70, 0.0, 0.0, 1.0, 1.0 / 0.70, 0.0, 1.0, 0.70};
 }
 
 /// The diagonals a set made with this limit holds, or -1 if it failed or holds more (the plan's
@@ -636,20 +634,20 @@ std::vector<PlanCandidate> predict_candidates(const PlanStructure& p, double ban
     add("raw_csr_uniform", p.values_uniform, "values differ", uniform_bytes, 50e-6,
         per_call(uniform_bytes, whole_wave_rows ? k.raw_balanced_long : k.raw_balanced, walk));
     // CodedCsrMatrix: a byte of code an entry instead of its value, and the table; the same
-    // load-balanced kernel and partition, a call a share of raw balanced CSR's by the 128-byte
-    // lines its table spans (ModelConstants), feasible where a sample of the values holds at most
-    // 256 (its conversion checks them all, and refuses more). Its setup: the partition's, as raw
+    // load-balanced kernel and partition, charged by its bytes, the gathers and its table's
+    // 128-byte lines (ModelConstants), feasible where a sample of the values holds at most 256
+    // (its conversion checks them all, and refuses more). Its setup: the partition's, as raw
     // balanced CSR's, and the conversion (a fixed time and a pass over the values and codes).
     const double table_bytes = double(std::max<int64_t>(p.coded_sample_values, 0)) * sizeof(S);
-    const double coded_bytes = double(p.nnz) * (sizeof(O) + 1.0) + double(p.rows + 1) * sizeof(Off) + vectors + table_bytes;
+    const double coded_entry_bytes = double(p.nnz) * (sizeof(O) + 1.0) + double(p.rows + 1) * sizeof(Off);
+    const double table_lines = std::max(1.0, std::ceil(table_bytes / 128.0));
     const double coded_setup =
         50e-6 + k.coded_conversion_fixed + double(p.nnz) * (sizeof(S) + 1.0) / (bandwidth * k.coded_conversion);
     add("raw_csr_coded", p.coded_sample_values > 0,
-        p.coded_sample_values < 0 ? "more than 256 distinct values in a sample" : "values not counted", coded_bytes,
-        coded_setup,
-        balanced_apply * (whole_wave_rows      ? k.coded_whole_wave_rows
-                          : table_bytes <= 128 ? k.coded_one_line
-                                               : k.coded_more_lines));
+        p.coded_sample_values < 0 ? "more than 256 distinct values in a sample" : "values not counted",
+        coded_entry_bytes + vectors + table_bytes, coded_setup,
+        k.latency + walk + (k.coded_entries * coded_entry_bytes + k.coded_vectors * vectors) / bandwidth +
+            k.coded_gathers * gathers + k.coded_table_lines * double(p.nnz) * std::log(table_lines) / bandwidth);
   }
 
   if (float_values && !std::is_same<typename narrowed<S>::type, S>::value) {
