@@ -4,6 +4,7 @@
 # Run: python3 build.py  (in that directory; numpy needed)
 import gzip, os, sys, json, numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "matrices_third", "tools"))  # mps2mtx.py
 import mps2mtx, mmstats, hb
 OUT = os.environ.get('OUT', 'mtx'); os.makedirs(OUT, exist_ok=True)
 SS = 'DrTimothyAldenDavis/SuiteSparse@038d6635096409538260f71986a8ab4a42e0514e'
