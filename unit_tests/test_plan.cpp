@@ -129,6 +129,16 @@ TYPED_TEST(PlanTest, DiagonalCountOfTheAnalysis) {
   // More diagonals than the limit: arrow's full row has 46,500.
   const auto arrow = kspmv::read_csr<double, int, int, Device>(data_dir() + "/arrow.mtx");
   EXPECT_EQ(kspmv::impl::count_diagonals(arrow, 64, 1), -1);
+  // A row of more entries than the limit fails the count at once (in the plan a row that long
+  // rules DIA out), even where its entries repeat one diagonal (duplicates, which spmv sums):
+  // row 50 holds 8 entries on 3 diagonals. DIA's conversion walks every row and takes the 3.
+  const std::vector<std::pair<int64_t, int64_t>> repeats(5, {50, 50});
+  const auto repeated = kspmv::to_device<double, int, int, Device>(tridiagonal_with(100, repeats));
+  EXPECT_EQ(kspmv::impl::count_diagonals(repeated, 8, 1), 3);
+  EXPECT_EQ(kspmv::impl::count_diagonals(repeated, 7, 1), -1);
+  kspmv::ConvertOptions seven;
+  seven.max_diagonals = 7;
+  EXPECT_EQ(kspmv::convert<kspmv::DiaMatrix>(repeated, seven).diagonal_offsets.extent(0), 3u);
 }
 
 TYPED_TEST(PlanTest, DiagonalCountStopsAtWhatDiaCanAfford) {

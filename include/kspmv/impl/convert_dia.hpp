@@ -51,9 +51,11 @@ class DiagonalSet {
         }
         if (key == d) return true;
       }
-      slots(capacity + 1) = 1;
+      fail();
       return false;
     }
+    /// Marks the set failed (as a key beyond the limit would).
+    KOKKOS_INLINE_FUNCTION void fail() const { slots(capacity + 1) = 1; }
   };
 
   /// Holds up to limit keys; more make the set fail.
@@ -111,9 +113,13 @@ class DiagonalSet {
 // per slot of an ELLPACK layout 1.1 against 0.4 ms on 7-point Poisson 300^3, and a team staging
 // its rows' columns in scratch, as fill_dia does, 0.9 against 0.5 ms there and 1.5 against 0.7 ms
 // on an 11-diagonal band of 32 million rows (two runs; 1.1 ms either way on 27-point Poisson).
+// With longest_walked >= 0 (the plan's count, which uses it only where no row holds more entries,
+// each entry a diagonal of its own), a row of more entries fails the set at once instead of
+// being walked: on the H200 a thread walking fast0507's rows of up to 7,753 entries beside their
+// predecessors took the plan's analysis from about 300 us to 978 us (perf_tests/results/h200_plan_fourth).
 template <class S, class O, class Off, class D>
 void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& diagonals, int64_t stride,
-                      const char* label = "kspmv::convert[diagonals]") {
+                      const char* label = "kspmv::convert[diagonals]", int64_t longest_walked = -1) {
   using execution_space = typename D::execution_space;
   const auto offsets = A.row_offsets;
   const auto cols = A.col_indices;
@@ -122,6 +128,10 @@ void insert_diagonals(const CsrMatrix<S, O, Off, D>& A, const DiagonalSet<D>& di
       label, Kokkos::RangePolicy<execution_space, Kokkos::IndexType<int64_t>>(0, (A.num_rows() + stride - 1) / stride),
       KOKKOS_LAMBDA(const int64_t s) {
         const int64_t i = s * stride;
+        if (longest_walked >= 0 && int64_t(offsets(i + 1)) - int64_t(offsets(i)) > longest_walked) {
+          table.fail();
+          return;
+        }
         // The previous row's entries, walked in step: columns ascend within a row, so do their
         // diagonals; unsorted columns only make the walk miss, which costs a probe, not a key.
         auto above = stride == 1 && i > 0 ? offsets(i - 1) : offsets(i);

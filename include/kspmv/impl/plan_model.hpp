@@ -223,12 +223,12 @@ int64_t counted_diagonals(const DiagonalSet<D>& diagonals, int64_t limit) {
 }
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
-/// limit. A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
+/// limit or if one of those rows holds more than limit entries (as the plan's analysis counts). A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
 /// allocation of rows + cols flags.
 template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t stride) {
   const DiagonalSet<D> diagonals(limit);
-  insert_diagonals(A, diagonals, stride, "kspmv::plan[diagonals]");
+  insert_diagonals(A, diagonals, stride, "kspmv::plan[diagonals]", limit);
   return counted_diagonals(diagonals, limit);
 }
 
@@ -493,7 +493,8 @@ PlanStructure analyse_structure(const CsrMatrix<S, O, Off, D>& A, const Convert&
   std::optional<DiagonalSet<D>> diagonals;
   if (p.dia_affordable > 0 && p.nnz <= p.dia_affordable * p.rows) {
     diagonals.emplace(p.dia_affordable);
-    insert_diagonals(A, *diagonals, stride, "kspmv::plan[diagonals]");
+    // A row longer than dia_affordable rules DIA out (below): the count stops at it.
+    insert_diagonals(A, *diagonals, stride, "kspmv::plan[diagonals]", p.dia_affordable);
   }
   std::vector<int64_t> host(static_cast<size_t>(slots));
   Kokkos::deep_copy(Kokkos::View<int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
