@@ -125,8 +125,9 @@ void launch_empty_value_set(const ValuesView& values, const Keys& keys) {
 
 /// Launches (without waiting) the set of the values of a sample of coded_sample entries, one in
 /// each run of nnz / coded_sample (coded_sample_entry; all of them in a smaller matrix), into keys
-/// (coded_set_slots) and state (2, zero before): state(1) = 1 if they hold more than CodedCsrMatrix::max_values distinct values,
-/// otherwise state(0) + 1 is how many they hold. Neither waits nor allocates (the plan's analysis).
+/// (coded_set_slots) and state (2, zero before): state(1) = 1 if they hold more than
+/// CodedCsrMatrix::max_values distinct values, otherwise state(0) + 1 is how many they hold.
+/// Neither waits nor allocates (the plan's analysis).
 template <class ExecSpace, class ValuesView, class Keys, class State>
 void launch_value_sample(const ValuesView& values, const Keys& keys, const State& state) {
   const int64_t nnz = int64_t(values.extent(0));
@@ -211,9 +212,8 @@ constexpr int coded_codes_lanes = 256;
 
 /// Launches (without waiting) each entry's code: its value's position in the table, found in
 /// lookup (coded_lookup of it, over `slots` slots; `empty`, the bits marking a free slot, is code
-/// code_of_empty). A
-/// value not in it is added to the set (insert_value_bits) and state(2) set to 1: its code is
-/// then wrong, and the caller makes the table again from the set.
+/// code_of_empty). A value not in it is added to the set (insert_value_bits) and state(2) set to
+/// 1: its code is then wrong, and the caller makes the table again from the set.
 template <class ExecSpace, class ValuesView, class Lookup, class Codes, class Keys, class State>
 void launch_codes(const ValuesView& values, const Lookup& lookup, int64_t slots, uint64_t empty, uint8_t code_of_empty,
                   const Codes& codes, const Keys& keys, const State& state, int64_t most_added) {
