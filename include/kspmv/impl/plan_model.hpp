@@ -223,7 +223,8 @@ int64_t counted_diagonals(const DiagonalSet<D>& diagonals, int64_t limit) {
 }
 
 /// Occupied diagonals (col - row) of the rows 0, stride, 2 x stride, ..., or -1 if more than
-/// limit or if one of those rows holds more than limit entries (as the plan's analysis counts). A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
+/// limit or if one of those rows holds more than limit entries (as the plan's analysis counts).
+/// A device hash set of about 2 x limit keys replaces a flag per possible diagonal: no
 /// allocation of rows + cols flags.
 template <class S, class O, class Off, class D>
 int64_t count_diagonals(const CsrMatrix<S, O, Off, D>& A, int64_t limit, int64_t stride) {
