@@ -139,7 +139,11 @@ TYPED_TEST(CodedCsr, RefusesMoreThan256Values) {
       "kspmv::convert<CodedCsrMatrix>: more than 256 distinct values"));
   const int64_t nnz = int64_t(h.values.size()), stride = nnz / kspmv::impl::coded_sample;
   for (size_t k = 0; k < h.values.size(); ++k) h.values[k] = double(int64_t(k) / stride % 256);
-  EXPECT_NO_THROW(kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h)));
+  // 256 values, the most a table holds (the codes pass's lookup of 512 slots half full, its
+  // probe sequences crossing): every code decodes to its entry's value (validate).
+  const auto full = kspmv::convert<kspmv::CodedCsrMatrix>(kspmv::to_device<double, int, int, Device>(h));
+  EXPECT_EQ(full.table.extent(0), size_t(256));
+  EXPECT_NO_THROW(full.validate());
   const size_t unsampled = size_t(not_sampled(1000, stride, nnz));
   h.values[unsampled] = 1000.5;
   EXPECT_TRUE(throws_with<std::invalid_argument>(
